@@ -1,0 +1,1 @@
+"""calibration package."""
