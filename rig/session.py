@@ -1,0 +1,284 @@
+"""Board sessions: the event vocabulary every source produces and every sink consumes.
+
+The format is fixed by SESSION-FORMAT.md (version 1): JSON Lines, a header
+first, then frames and clock events in time order. This module reads and
+writes it; :func:`read_session` validates every line and raises
+:class:`SessionFormatError` naming the line and what is wrong.
+
+Optional fields the rig adds (readers ignore what they do not know):
+``frame.raw`` (matrix cell states, for re-calibration), ``clock.source``,
+``clock`` events ``pause``/``resume``/``disconnected``/``reconnected`` and
+``arbiter`` decisions (``{"type": "arbiter", "t": ..., "action": ...}``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import IO, Any, Iterable, Iterator, Union
+
+from rig.errors import SessionFormatError
+from rig.variants import VARIANTS, get_variant
+
+__all__ = [
+    "SESSION_VERSION",
+    "Header",
+    "Frame",
+    "ClockEvent",
+    "ArbiterEvent",
+    "Event",
+    "CLOCK_EVENTS",
+    "read_session",
+    "iter_session",
+    "parse_line",
+    "dump_event",
+    "write_session",
+]
+
+SESSION_VERSION = 1
+RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
+SIDES = ("white", "black")
+PIECE_CODES = ("w", "W", "b", "B")
+CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
+ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")
+
+
+@dataclass(frozen=True)
+class Header:
+    variant: str
+    ruleset: str
+    fen: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    version: int = SESSION_VERSION
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "header", "version": self.version, "variant": self.variant,
+                             "ruleset": self.ruleset, "fen": self.fen, "tags": dict(self.tags)}
+        d.update(self.extra)
+        return d
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The complete set of occupied squares at time ``t`` (seconds)."""
+
+    t: float
+    occupied: frozenset[int]
+    pieces: dict[int, str] | None = None
+    raw: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "frame", "t": round(self.t, 4), "occupied": sorted(self.occupied)}
+        if self.pieces is not None:
+            d["pieces"] = {str(k): v for k, v in sorted(self.pieces.items())}
+        if self.raw is not None:
+            d["raw"] = self.raw
+        return d
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """A clock event: ``press`` (side), ``time`` (white_ms, black_ms), ``flag`` (side), ``pause``, ``resume``,
+    ``disconnected``/``reconnected`` (the link to the clock, marking a gap)."""
+
+    t: float
+    event: str
+    side: str | None = None
+    white_ms: int | None = None
+    black_ms: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "clock", "t": round(self.t, 4), "event": self.event}
+        if self.side is not None:
+            d["side"] = self.side
+        if self.white_ms is not None:
+            d["white_ms"] = self.white_ms
+        if self.black_ms is not None:
+            d["black_ms"] = self.black_ms
+        d.update(self.extra)
+        return d
+
+
+@dataclass(frozen=True)
+class ArbiterEvent:
+    """An arbiter decision entered during or after the game: ``accept``/``rectify`` an irregularity
+    (``ref`` its index), ``set-position`` (``fen``), ``result`` (``result``)."""
+
+    t: float
+    action: str
+    ref: int | None = None
+    fen: str | None = None
+    result: str | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "arbiter", "t": round(self.t, 4), "action": self.action}
+        for k in ("ref", "fen", "result", "note"):
+            v = getattr(self, k)
+            if v is not None:
+                d[k] = v
+        return d
+
+
+Event = Union[Frame, ClockEvent, ArbiterEvent]
+
+
+def _num(obj: dict, key: str, line: int) -> float:
+    v = obj.get(key)
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SessionFormatError(f"{key!r} must be a number, got {v!r}", line)
+    if v != v or v in (float("inf"), float("-inf")):
+        raise SessionFormatError(f"{key!r} must be finite", line)
+    return float(v)
+
+
+def _ms(obj: dict, key: str, line: int) -> int | None:
+    if key not in obj or obj[key] is None:
+        return None
+    v = obj[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise SessionFormatError(f"{key!r} must be a non-negative integer of milliseconds, got {v!r}", line)
+    return v
+
+
+def parse_header(obj: dict, line: int = 1) -> Header:
+    if obj.get("type") != "header":
+        raise SessionFormatError("the first line must be the header ({\"type\": \"header\", ...})", line)
+    version = obj.get("version")
+    if version != SESSION_VERSION:
+        raise SessionFormatError(f"unsupported session version {version!r} (this rig reads {SESSION_VERSION})", line)
+    variant = obj.get("variant")
+    if variant not in VARIANTS:
+        raise SessionFormatError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}", line)
+    ruleset = obj.get("ruleset") or get_variant(variant).default_ruleset
+    if ruleset not in RULESETS:
+        raise SessionFormatError(f"unknown ruleset {ruleset!r}; expected one of {', '.join(RULESETS)}", line)
+    fen = obj.get("fen")
+    if fen is not None and not isinstance(fen, str):
+        raise SessionFormatError("'fen' must be a string or null", line)
+    tags = obj.get("tags") or {}
+    if not isinstance(tags, dict) or not all(isinstance(k, str) for k in tags):
+        raise SessionFormatError("'tags' must be an object of strings", line)
+    known = {"type", "version", "variant", "ruleset", "fen", "tags"}
+    extra = {k: v for k, v in obj.items() if k not in known}
+    return Header(variant=variant, ruleset=ruleset, fen=fen, tags={k: str(v) for k, v in tags.items()},
+                  version=version, extra=extra)
+
+
+def parse_event(obj: dict, line: int, squares: int) -> Event:
+    kind = obj.get("type")
+    if kind == "frame":
+        t = _num(obj, "t", line)
+        occ = obj.get("occupied")
+        if not isinstance(occ, list):
+            raise SessionFormatError("frame 'occupied' must be a list of square numbers", line)
+        for s in occ:
+            if isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= squares:
+                raise SessionFormatError(f"unknown square {s!r} in 'occupied' (squares are 1..{squares})", line)
+        pieces = obj.get("pieces")
+        parsed: dict[int, str] | None = None
+        if pieces is not None:
+            if not isinstance(pieces, dict):
+                raise SessionFormatError("frame 'pieces' must be an object square -> w/W/b/B", line)
+            parsed = {}
+            for k, v in pieces.items():
+                try:
+                    sq = int(k)
+                except (TypeError, ValueError):
+                    raise SessionFormatError(f"unknown square {k!r} in 'pieces'", line) from None
+                if not 1 <= sq <= squares:
+                    raise SessionFormatError(f"unknown square {k!r} in 'pieces' (squares are 1..{squares})", line)
+                if v not in PIECE_CODES:
+                    raise SessionFormatError(f"piece {v!r} on {k} is not one of w, W, b, B", line)
+                parsed[sq] = v
+        return Frame(t=t, occupied=frozenset(occ), pieces=parsed, raw=obj.get("raw"))
+    if kind == "clock":
+        t = _num(obj, "t", line)
+        ev = obj.get("event")
+        if ev not in CLOCK_EVENTS:
+            raise SessionFormatError(f"unknown clock event {ev!r}; expected one of {', '.join(CLOCK_EVENTS)}", line)
+        side = obj.get("side")
+        if ev in ("press", "flag") and side not in SIDES:
+            raise SessionFormatError(f"clock {ev} needs 'side' white or black, got {side!r}", line)
+        if side is not None and side not in SIDES:
+            raise SessionFormatError(f"'side' must be white or black, got {side!r}", line)
+        white_ms, black_ms = _ms(obj, "white_ms", line), _ms(obj, "black_ms", line)
+        if ev == "time" and (white_ms is None or black_ms is None):
+            raise SessionFormatError("clock time needs 'white_ms' and 'black_ms'", line)
+        known = {"type", "t", "event", "side", "white_ms", "black_ms"}
+        return ClockEvent(t=t, event=ev, side=side, white_ms=white_ms, black_ms=black_ms,
+                          extra={k: v for k, v in obj.items() if k not in known})
+    if kind == "arbiter":
+        t = _num(obj, "t", line)
+        action = obj.get("action")
+        if action not in ARBITER_ACTIONS:
+            raise SessionFormatError(f"unknown arbiter action {action!r}; expected one of {', '.join(ARBITER_ACTIONS)}", line)
+        ref = obj.get("ref")
+        if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int)):
+            raise SessionFormatError("arbiter 'ref' must be an integer", line)
+        return ArbiterEvent(t=t, action=action, ref=ref, fen=obj.get("fen"), result=obj.get("result"),
+                            note=obj.get("note"))
+    if kind == "header":
+        raise SessionFormatError("a second header in the same session", line)
+    raise SessionFormatError(f"unknown line type {kind!r}; expected frame, clock or arbiter", line)
+
+
+def parse_line(text: str, line: int) -> dict:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SessionFormatError(f"not valid JSON ({exc.msg} at column {exc.colno})", line) from None
+    if not isinstance(obj, dict):
+        raise SessionFormatError("each line must be a JSON object", line)
+    return obj
+
+
+def iter_session(stream: Iterable[str]) -> Iterator[Header | Event]:
+    """Yield the header, then each event, validating as it goes (time must not go backwards).
+
+    Raises :class:`SessionFormatError` at the first malformed line; blank lines are skipped.
+    """
+    header: Header | None = None
+    last_t = float("-inf")
+    squares = 0
+    for lineno, text in enumerate(stream, start=1):
+        if not text.strip():
+            continue
+        obj = parse_line(text, lineno)
+        if header is None:
+            header = parse_header(obj, lineno)
+            squares = get_variant(header.variant).squares
+            yield header
+            continue
+        ev = parse_event(obj, lineno, squares)
+        if ev.t < last_t:
+            raise SessionFormatError(f"time goes backwards ({ev.t} after {last_t})", lineno)
+        last_t = ev.t
+        yield ev
+    if header is None:
+        raise SessionFormatError("empty session: the header is missing", 1)
+
+
+def read_session(path_or_stream: str | IO[str]) -> tuple[Header, list[Event]]:
+    """Read a whole session file: (header, events)."""
+    if isinstance(path_or_stream, str):
+        with open(path_or_stream, encoding="utf-8") as fh:
+            items = list(iter_session(fh))
+    else:
+        items = list(iter_session(path_or_stream))
+    header = items[0]
+    assert isinstance(header, Header)
+    return header, items[1:]  # type: ignore[return-value]
+
+
+def dump_event(ev: Header | Event) -> str:
+    """One JSON line (no newline) for a header or event."""
+    return json.dumps(ev.to_json(), separators=(", ", ": "))
+
+
+def write_session(stream: IO[str], header: Header, events: Iterable[Event]) -> None:
+    stream.write(dump_event(header) + "\n")
+    for ev in events:
+        stream.write(dump_event(ev) + "\n")
