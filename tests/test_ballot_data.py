@@ -68,3 +68,20 @@ def test_corrections_are_applied(ballots):
     for c in ballots["corrections"]:
         assert ", ".join(ballots[c["table"]][str(c["number"])]) == c["corrected"]
         assert c["printed"] != c["corrected"]
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_line_replays_legally_on_a_portuguese_board(ballots, table):
+    from rig.board import Board
+
+    for number, moves in ballots[table].items():
+        board = Board(variant="portuguese")
+        for ply, text in enumerate(moves, 1):
+            legal = board.legal_moves
+            move = board.parse_move(text)  # raises IllegalMoveError if not legal
+            assert any(m.key == move.key for m in legal), f"{table} {number} ply {ply}: {text}"
+            assert move.origin == int(text.replace("x", "-").split("-")[0]), f"{table} {number}: {text}"
+            assert move.destination == int(text.replace("x", "-").split("-")[1]), f"{table} {number}: {text}"
+            # "x" exactly for captures, "-" exactly for plain moves
+            assert bool(move.captured) == ("x" in text), f"{table} {number} ply {ply}: {text}"
+            board.push(move)
