@@ -1,0 +1,308 @@
+"""A simulated reed-switch matrix, and gpiozero mock pins wired to it.
+
+:class:`SimulatedMatrix` knows where the pieces are over time and what the
+switches do about it: contact bounce, a slow magnet chattering near the
+pull-in point, faults (a switch stuck closed, a dead one, a missing diode,
+a broken row or column wire). :class:`MatrixMockFactory` is gpiozero's
+:class:`~gpiozero.pins.mock.MockFactory` whose pins read the matrix: a column
+input's level is computed (:mod:`sensors.circuit`) from the switches closed
+at that instant and the row outputs driven low at that instant, so the
+scanner runs on it exactly as on a Pi.
+
+Time is the matrix's ``clock`` (a :class:`SimClock` for fast, repeatable
+runs, or ``time.monotonic``); piece changes are scheduled at times and the
+switches are a function of time, so a whole game can be scheduled first and
+scanned afterwards.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from gpiozero.pins.mock import MockFactory, MockPin
+
+from rig.variants import Variant, get_variant
+from sensors.cellmap import Cell, CellMap, default_cellmap
+from sensors.circuit import low_lines
+from sensors.errors import MatrixConfigError
+from sensors.pinmap import PinMap, default_pinmap
+
+__all__ = ["SimClock", "Fault", "FAULT_KINDS", "SwitchModel", "SimulatedMatrix", "MatrixPin", "MatrixMockFactory"]
+
+FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "broken-row", "broken-col")
+
+
+class SimClock:
+    """Virtual time: ``clock()`` reads it, ``clock.sleep(dt)`` advances it (instantly)."""
+
+    def __init__(self, start: float = 0.0):
+        self.now = float(start)
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, dt: float) -> None:
+        if dt > 0:
+            self.now += dt
+
+    def __repr__(self) -> str:
+        return f"<SimClock t={self.now:.4f}>"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A hardware fault: ``stuck-closed``/``dead``/``missing-diode`` on a square,
+    ``broken-row``/``broken-col`` on a matrix row/column index."""
+
+    kind: str
+    target: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in FAULT_KINDS:
+            raise MatrixConfigError(f"unknown fault {self.kind!r}; expected one of {', '.join(FAULT_KINDS)}")
+
+    @classmethod
+    def parse(cls, text: "str | Fault") -> "Fault":
+        """``"stuck-closed:12"``, ``"dead:5"``, ``"missing-diode:18"``, ``"broken-row:3"``."""
+        if isinstance(text, Fault):
+            return text
+        kind, sep, target = text.partition(":")
+        if not sep or not target.strip().isdigit():
+            raise MatrixConfigError(f"a fault is KIND:NUMBER (e.g. stuck-closed:12), not {text!r}")
+        return cls(kind.strip(), int(target))
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.target}"
+
+
+@dataclass(frozen=True)
+class SwitchModel:
+    """How a reed switch follows its magnet.
+
+    ``delay_max``: the contact moves up to this long after the piece lands/leaves.
+    ``bounce_max``/``bounce_gap``: a normal change bounces up to that many times, gaps up to that long.
+    ``slow``: probability that a change is a slow magnet, chattering for ``slow_s`` with gaps
+    up to ``slow_gap`` (kept below two scan periods so a 3-scan debounce rides it out).
+    """
+
+    delay_max: float = 0.004
+    bounce_max: int = 6
+    bounce_gap: float = 0.0015
+    slow: float = 0.0
+    slow_s: float = 0.08
+    slow_gap: float = 0.008
+
+
+class SimulatedMatrix:
+    """The switches and diodes under the board, as a function of time.
+
+    ``wiring``: the true cell of each square (default: the standard wiring).
+    """
+
+    def __init__(self, variant: str | Variant, *, pinmap: PinMap | None = None, wiring: CellMap | None = None,
+                 faults: Iterable[str | Fault] = (), model: SwitchModel | None = None, seed: int = 0,
+                 clock: Callable[[], float] | None = None):
+        self.variant = get_variant(variant)
+        self.pinmap = pinmap or default_pinmap(self.variant.size)
+        self.pinmap.check_size(self.variant.size)
+        self.wiring = wiring or default_cellmap(self.variant)
+        if self.wiring.variant != self.variant.name:
+            raise MatrixConfigError(f"the wiring is a {self.wiring.variant} map, the matrix {self.variant.name}")
+        self.model = model or SwitchModel()
+        self.clock = clock or time.monotonic
+        self._rng = random.Random(seed)
+        self.faults = tuple(Fault.parse(f) for f in faults)
+        rows, cols = self.pinmap.shape
+        self.stuck_closed: set[Cell] = set()
+        self.dead: set[Cell] = set()
+        self.no_diode: set[Cell] = set()
+        self.broken_rows: set[int] = set()
+        self.broken_cols: set[int] = set()
+        for f in self.faults:
+            if f.kind in ("broken-row", "broken-col"):
+                limit = rows if f.kind == "broken-row" else cols
+                if not 0 <= f.target < limit:
+                    raise MatrixConfigError(f"{f}: the matrix has {limit} {f.kind[7:]}s (0..{limit - 1})")
+                (self.broken_rows if f.kind == "broken-row" else self.broken_cols).add(f.target)
+            else:
+                if not 1 <= f.target <= self.variant.squares:
+                    raise MatrixConfigError(f"{f}: {self.variant.name} has squares 1..{self.variant.squares}")
+                cell = self.wiring.cell(f.target)
+                {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode}[f.kind].add(cell)
+        # per cell: change times and states (the contact's history); empty = open since forever
+        self._times: dict[Cell, list[float]] = {}
+        self._states: dict[Cell, list[bool]] = {}
+        self._target: dict[Cell, bool] = {}
+        self._role = {g: ("r", i) for i, g in enumerate(self.pinmap.rows)}
+        self._role.update({g: ("c", j) for j, g in enumerate(self.pinmap.cols)})
+        self._driven: dict[tuple[str, int], bool] = {}
+        self._cache: tuple | None = None
+        self._closed_cache: tuple[float, frozenset[Cell]] | None = None
+        self._change_times: list[float] = []
+
+    # -- the pieces -----------------------------------------------------------------------
+
+    def _now(self, t: float | None) -> float:
+        return self.clock() if t is None else float(t)
+
+    def _contact_change(self, cell: Cell, state: bool, t: float, bounce: bool, slow: bool | None) -> None:
+        if self._target.get(cell, False) == state:
+            return
+        self._target[cell] = state
+        times = self._times.setdefault(cell, [])
+        states = self._states.setdefault(cell, [])
+        k = bisect.bisect_right(times, t)  # a new change cancels what was still to come
+        del times[k:], states[k:]
+        m, rng = self.model, self._rng
+        if not bounce:
+            times.append(t)
+            states.append(state)
+            self._note_changes([t])
+            return
+        at = t + rng.uniform(0.0, m.delay_max)
+        slow = rng.random() < m.slow if slow is None else slow
+        if slow:
+            end, s = at + rng.uniform(0.5, 1.0) * m.slow_s, state
+            while at < end:
+                times.append(at)
+                states.append(s)
+                at += rng.uniform(0.0005, m.slow_gap)
+                s = not s
+        else:
+            n = rng.randint(0, m.bounce_max)
+            for i in range(n):
+                times.append(at)
+                states.append(state if i % 2 == 0 else not state)
+                at += rng.uniform(0.0002, m.bounce_gap)
+        if not states or states[-1] != state:
+            times.append(at)
+            states.append(state)
+        self._note_changes(times[k:])
+
+    def _note_changes(self, times: list[float]) -> None:
+        for x in times:
+            bisect.insort(self._change_times, x)
+        self._cache = self._closed_cache = None
+
+    def next_change(self, t: float) -> float | None:
+        """The first time after ``t`` at which a switch may move (None: nothing scheduled)."""
+        k = bisect.bisect_right(self._change_times, t)
+        return self._change_times[k] if k < len(self._change_times) else None
+
+    def set_occupied(self, squares: Iterable[int], t: float | None = None, *, bounce: bool = True,
+                     slow: bool | None = None) -> None:
+        """From ``t`` on, exactly these squares hold a piece (each changed switch bounces)."""
+        t = self._now(t)
+        want = self.wiring.cells_of(squares)
+        for r in range(self.pinmap.shape[0]):
+            for c in range(self.pinmap.shape[1]):
+                cell = (r, c)
+                self._contact_change(cell, cell in want, t, bounce, slow)
+
+    def place(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
+        self._contact_change(self.wiring.cell(square), True, self._now(t), bounce, slow)
+
+    def lift(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
+        self._contact_change(self.wiring.cell(square), False, self._now(t), bounce, slow)
+
+    def contact(self, cell: Cell, t: float | None = None) -> bool:
+        """Whether the switch of ``cell`` conducts at ``t`` (faults included)."""
+        if cell in self.stuck_closed:
+            return True
+        if cell in self.dead:
+            return False
+        times = self._times.get(cell)
+        if not times:
+            return False
+        k = bisect.bisect_right(times, self._now(t))
+        return self._states[cell][k - 1] if k else False
+
+    def closed_cells(self, t: float | None = None) -> frozenset[Cell]:
+        t = self._now(t)
+        if self._closed_cache is not None and self._closed_cache[0] == t:
+            return self._closed_cache[1]
+        rows, cols = self.pinmap.shape
+        out = frozenset((r, c) for r in range(rows) for c in range(cols) if self.contact((r, c), t))
+        self._closed_cache = (t, out)
+        return out
+
+    # -- the wires ------------------------------------------------------------------------
+
+    def _drive(self, gpio: int, low: bool) -> None:
+        node = self._role.get(gpio)
+        if node is None:
+            return
+        broken = (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols)
+        if low and not broken:
+            self._driven[node] = True
+        else:
+            self._driven.pop(node, None)
+        self._cache = None
+
+    def level(self, gpio: int) -> bool | None:
+        """The level an input on ``gpio`` reads now (True = high), or None for a pin not on the matrix."""
+        node = self._role.get(gpio)
+        if node is None:
+            return None
+        if (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols):
+            return True
+        t = self.clock()
+        key = (t, frozenset(self._driven))
+        if self._cache is None or self._cache[0] != key:
+            closed = self.closed_cells(t)
+            if not self._driven:
+                low = set()
+            elif not self.no_diode and all(k == "r" for k, _ in self._driven):
+                # fast path: with every diode in place a driven row pulls down its own closed cells only
+                low = set(self._driven) | {("c", c) for r, c in closed if ("r", r) in self._driven}
+            else:
+                low = low_lines(closed, self.no_diode, self._driven)
+            self._cache = (key, low)
+        return node not in self._cache[1]
+
+    def pin_factory(self) -> "MatrixMockFactory":
+        """A gpiozero pin factory whose pins are this matrix's wires."""
+        return MatrixMockFactory(self)
+
+    def __repr__(self) -> str:
+        faults = ", ".join(map(str, self.faults)) or "no faults"
+        return (f"<SimulatedMatrix {self.variant.name} {self.pinmap.shape[0]}x{self.pinmap.shape[1]} "
+                f"closed={len(self.closed_cells())} {faults}>")
+
+
+class MatrixPin(MockPin):
+    """A mock pin wired to the factory's :class:`SimulatedMatrix`: an input reads the matrix,
+    an output driven low pulls its row (or column) down."""
+
+    def _matrix(self) -> SimulatedMatrix:
+        return self.factory.matrix
+
+    def _gpio(self) -> int:
+        return int(self.info.name[4:])
+
+    def _get_state(self):
+        if self._function == "input":
+            level = self._matrix().level(self._gpio())
+            if level is not None and (self._pull == "up" or not level):
+                return level
+        return self._state
+
+    def _set_function(self, value):
+        super()._set_function(value)
+        self._matrix()._drive(self._gpio(), value == "output" and not self._state)
+
+    def _set_state(self, value):
+        super()._set_state(value)
+        self._matrix()._drive(self._gpio(), not value)
+
+
+class MatrixMockFactory(MockFactory):
+    """gpiozero's MockFactory with :class:`MatrixPin` pins reading ``matrix``."""
+
+    def __init__(self, matrix: SimulatedMatrix, revision: str | None = None):
+        super().__init__(revision=revision, pin_class=MatrixPin)
+        self.matrix = matrix
