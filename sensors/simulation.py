@@ -41,7 +41,7 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
                        *, scan_hz: float = 200.0, debounce: int = 3, model: SwitchModel | None = None,
                        pinmap: PinMap | None = None, wiring: CellMap | None = None, cellmap: CellMap | None = None,
                        expected_start: Iterable[int] | None | str = "initial", raw: bool = False,
-                       tail: float = 0.5) -> MatrixRun:
+                       tail: float = 0.5, diode_check: bool = True) -> MatrixRun:
     """Scan a simulated matrix following ``timeline`` [(t, occupied squares), ...].
 
     The first entry is the board as set up before the scanner starts (no bounce); every later
@@ -49,7 +49,8 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
     ``wiring``: how the simulated board is really wired; ``cellmap``: what the scanner believes
     (both default to the standard wiring). ``expected_start``: ``"initial"`` (the variant's
     initial position), a set of squares, or None. Scanning runs from the first entry's time
-    to ``tail`` seconds after the last.
+    to ``tail`` seconds after the last. ``diode_check=False`` records ghosts as a scanner
+    without the check would (material for ``rig doctor``).
     """
     v = get_variant(variant)
     steps = [(float(t), frozenset(sq)) for t, sq in timeline]
@@ -69,7 +70,8 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
     frames: list[Frame] = []
     health: list[HealthEvent] = []
     with MatrixScanner(v, pinmap, cellmap, pin_factory=matrix.pin_factory(), scan_hz=scan_hz, debounce=debounce,
-                       clock=clock, sleep=clock.sleep, t0=0.0, expected_start=expected_start, raw=raw) as scanner:
+                       clock=clock, sleep=clock.sleep, t0=0.0, expected_start=expected_start, raw=raw,
+                       diode_check=diode_check) as scanner:
         k = 0
         while True:
             clock.now = t_start + k * period  # the scan grid, free of float drift
