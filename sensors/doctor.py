@@ -1,0 +1,163 @@
+"""``rig doctor``: what is wrong with the matrix, from a recording or live.
+
+:func:`analyse_recording` reads a session's frames (the ``raw`` cells when
+every frame has them, else the occupied squares through the cell map) and
+finds:
+
+- ``stuck-closed``: occupied in the first frame where the start position has
+  no piece, or occupied in every frame while most other squares changed;
+- ``dead``: a square the start position needs that is never occupied;
+- ``chattering``: a square that keeps blinking (on and off within
+  ``blink_s``), counted as a rate;
+- ``missing-diode``: a square X turning on in the same frame as the third
+  corner of a rectangle whose other corners are closed: a ghost; the
+  diode missing is the corner diagonally opposite X (see :mod:`sensors.circuit`).
+
+:func:`check_live` walks the live board with a person (or scripted hands).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from rig.fen import parse_fen
+from rig.session import Frame, Header
+from rig.variants import get_variant
+from sensors.cellmap import Cell, CellMap, default_cellmap
+from sensors.matrix import MatrixScanner
+from sensors.prompts import CellWaiter, Prompter, Step
+
+__all__ = ["Finding", "analyse_recording", "start_squares", "check_live"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str
+    square: int
+    message: str
+    severity: str = "error"  # "error" or "suspect"
+
+    def __str__(self) -> str:
+        return f"{self.severity}: {self.kind} on square {self.square}: {self.message}"
+
+
+def start_squares(header: Header) -> frozenset[int] | None:
+    """The occupied squares of the session's starting position, or None if the FEN cannot be read."""
+    v = get_variant(header.variant)
+    if header.fen is None:
+        return frozenset(v.white_start) | frozenset(v.black_start)
+    try:
+        p = parse_fen(header.fen, v)
+    except ValueError:
+        return None
+    return p.white_men | p.white_kings | p.black_men | p.black_kings
+
+
+def _cells_of(frame: Frame, cellmap: CellMap, use_raw: bool) -> frozenset[Cell]:
+    if use_raw:
+        return frozenset((r, c) for r, row in enumerate(frame.raw) for c, ch in enumerate(row) if ch == "1")
+    return cellmap.cells_of(frame.occupied)
+
+
+def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None = None, *,
+                      blink_s: float = 0.1, chatter_min: int = 3) -> list[Finding]:
+    """The findings of a recorded session (empty: nothing wrong seen)."""
+    v = get_variant(header.variant)
+    cellmap = cellmap or default_cellmap(v)
+    frames = [e for e in events if isinstance(e, Frame)]
+    if not frames:
+        return []
+    use_raw = all(isinstance(f.raw, list) and len(f.raw) == cellmap.shape[0] for f in frames)
+    seq = [(f.t, _cells_of(f, cellmap, use_raw)) for f in frames]
+    sq = cellmap.square
+    out: list[Finding] = []
+    start = start_squares(header)
+    first = seq[0][1]
+    ever = frozenset().union(*(c for _, c in seq))
+    always = frozenset.intersection(*(c for _, c in seq))
+    changed = Counter()
+    on_times: dict[Cell, list[float]] = {}
+    blinks = Counter()
+    ghosts: list[tuple[int, Cell, set[Cell]]] = []  # (frame index, ghost, candidate diode-less corners)
+    for (t0, a), (t1, b) in zip(seq, seq[1:]):
+        for cell in a ^ b:
+            changed[cell] += 1
+        for cell in b - a:
+            on_times.setdefault(cell, []).append(t1)
+        for cell in a - b:
+            ts = on_times.get(cell)
+            if ts and t1 - ts[-1] < blink_s:
+                blinks[cell] += 1
+        appeared = b - a
+        if len(appeared) >= 2:  # one hand places one piece: the others may be ghosts
+            for x in appeared:
+                cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
+                         and (d[0], x[1]) in b and (x[0], d[1]) in b
+                         and ((d[0], x[1]) in appeared or (x[0], d[1]) in appeared)}
+                if cands:
+                    ghosts.append((t1, x, cands))
+    if start is not None:
+        expected = cellmap.cells_of(start)
+        for cell in sorted(first - expected):
+            out.append(Finding("stuck-closed", sq(cell), "occupied at the start where the position has no piece"
+                               + (" and never released" if cell in always else "")))
+        for cell in sorted(expected - ever):
+            out.append(Finding("dead", sq(cell), "never occupied although the starting position has a piece there"))
+    moving = sum(1 for c in changed if changed[c])
+    for cell in sorted(always):
+        if (start is None or cell in cellmap.cells_of(start)) and moving >= max(4, len(first) // 2):
+            out.append(Finding("stuck-closed", sq(cell),
+                               f"occupied throughout while {moving} other squares changed", "suspect"))
+    duration = max(seq[-1][0] - seq[0][0], 1e-9)
+    for cell, n in sorted(blinks.items()):
+        if n >= chatter_min:
+            out.append(Finding("chattering", sq(cell), f"{n} blinks shorter than {blink_s:g} s "
+                               f"({n / duration * 60:.1f} per minute)"))
+    while ghosts:  # greedy cover: the corner explaining most ghost readings, ties named together
+        score = Counter(d for _, _, cands in ghosts for d in cands)
+        best = max(score.values())
+        top = sorted(d for d, n in score.items() if n == best)
+        explained = [g for g in ghosts if top[0] in g[2]]
+        names = ", ".join(sorted({str(sq(x)) for _, x, _ in explained}, key=int))
+        which = (f"square {sq(top[0])}" if len(top) == 1
+                 else "one of squares " + ", ".join(str(sq(d)) for d in top))
+        out.append(Finding("missing-diode", sq(top[0]),
+                           f"{best} ghost reading(s) (on {names}) appeared with the third corner of a rectangle: "
+                           f"the diode of {which} conducts backwards", "suspect"))
+        ghosts = [g for g in ghosts if not (g[2] & set(top))]
+    return out
+
+
+def check_live(scanner: MatrixScanner, waiter: CellWaiter, prompter: Prompter,
+               squares: Iterable[int] | None = None) -> list[Finding]:
+    """Interactive check: clear board (stuck switches, diodes), then a piece on each square in turn."""
+    v, cellmap = scanner.variant, scanner.cellmap
+    todo = list(range(1, v.squares + 1)) if squares is None else list(squares)
+    out: list[Finding] = []
+    prompter.ask(Step("clear", None, "", 0, len(todo)))
+    baseline = waiter.settle()
+    for cell in sorted(baseline):
+        out.append(Finding("stuck-closed", cellmap.square(cell), "closed on an empty board"))
+    for k, s in enumerate(todo, 1):
+        name = v.square_name(s)
+        prompter.ask(Step("place", s, name, k, len(todo)))
+        new = waiter.change(baseline) - baseline
+        want = cellmap.cell(s)
+        if not new:
+            out.append(Finding("dead", s, "nothing closed with a piece on it"))
+        elif new != {want}:
+            others = sorted(cellmap.square(c) for c in new if c != want)
+            if want in new:
+                out.append(Finding("missing-diode" if len(new) > 2 else "crosstalk", s,
+                                   f"also closed {others} (a neighbour's switch or a sneak path)", "suspect"))
+            else:
+                out.append(Finding("miswired", s, f"closed the cell of {others}: recalibrate (`rig calibrate matrix`)"))
+        diodes = scanner.diode_check() if new else set()
+        for cell in sorted(diodes):
+            out.append(Finding("missing-diode", cellmap.square(cell), "conducts backwards in the diode check"))
+        prompter.ask(Step("lift", s, name, k, len(todo)))
+        waiter.back_to(baseline)
+    prompter.tell("no problem found" if not out else f"{len(out)} problem(s) found")
+    return out
