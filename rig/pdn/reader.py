@@ -1,0 +1,522 @@
+"""Reading PDN: every game of a text, past bad games, each error with line and column.
+
+The grammar is PDN 3.0's reading grammar (pdn.fmjd.org, "PDN Grammars"): tags
+``[Name "value"]``, move numbers ``1.`` and ``1...``, moves ``a-b`` and
+``axb`` in numbers or algebraic names, comments ``{...}`` with embedded clock
+commands, move strength ``!?`` and NAGs ``$n``, variations ``( ... )`` (read
+and skipped), setups ``/FEN "..."/``, results of both styles and ``*``.
+Forms found in the wild are accepted too: ``:`` captures, full capture paths,
+``1. ... 7-12``, ``%`` and ``;`` line comments, trailing-dot FENs, ``½-½``, a
+game ended by the next game's tags instead of a result.
+
+A game with a syntax error is left out of :attr:`PdnReadResult.games` and
+reported in :attr:`PdnReadResult.errors`; reading goes on with the next game.
+Whether the moves are legal is :meth:`ParsedGame.replay`'s business.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from os import PathLike
+from typing import Iterator
+
+from rig.board import Board
+from rig.errors import InvalidFenError, RigError
+from rig.move import Move
+from rig.pdn.clock import ClockStamp, extract_clock
+from rig.pdn.errors import PdnError, PdnSyntaxError
+from rig.pdn.gametype import GameTypeError, parse_gametype
+from rig.pdn.record import GameRecord, MoveNode
+from rig.variants import Variant, get_variant
+
+__all__ = ["RawNode", "ParsedGame", "ReplayError", "ReplayResult", "PdnReadResult", "read_games", "read_game",
+           "read_file", "decode_pdn"]
+
+# -- lexer ------------------------------------------------------------------------------------
+
+_SQ = r"(?:[a-jA-J](?:10|[1-9])|\d{1,2})"
+_MOVE = re.compile(rf"({_SQ}(?:[ \t]*[-xX:\u00d7][ \t]*{_SQ})+|[a-hA-H][1-8][a-hA-H][1-8])(?![\w.])"
+                   r"((?:[!?]{1,2}|\([!?]{1,2}\)))?")
+_RESULT = re.compile(r"(1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|1-0|0-1|0-0|1/2(?!-)|\*)(?![\w/\u00bd-])")
+_NUMBER = re.compile(r"(\d+)(\.\.\.|\u2026|\.)")
+_ELLIPSIS = re.compile(r"\.\.\.|\u2026|\.\.")
+_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:\\.|[^"\\\n])*)"[ \t]*\]')
+_TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"', re.MULTILINE)
+_SETUP = re.compile(r'/[ \t]*FEN[ \t]*"([^"\n]*)"[ \t]*/', re.IGNORECASE)
+_NAG = re.compile(r"\$\d+")
+_STRENGTH = re.compile(r"[!?]{1,2}(?![\w])")
+_WORD = re.compile(r"[^\s{}()\[\];]+")
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # tag comment open close setup nag result number move error
+    pos: int
+    text: str
+    value: str = ""
+    value2: str = ""
+    resync: bool = False  # an error after which the current game cannot be delimited
+
+
+def _tokens(text: str) -> Iterator[_Token]:
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n\f\v\ufeff":
+            i += 1
+            continue
+        line_start = i == 0 or text[i - 1] == "\n"
+        if c == "%" and line_start or c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "[":
+            m = _TAG.match(text, i)
+            if m:
+                yield _Token("tag", i, m.group(0), m.group(1), re.sub(r"\\(.)", r"\1", m.group(2)))
+                i = m.end()
+                continue
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            yield _Token("error", i, text[i:j], _tag_problem(text[i:j]))
+            i = j
+            continue
+        if c == "{":
+            j = text.find("}", i + 1)
+            if j < 0:
+                yield _Token("error", i, c, "unterminated comment: '{' has no closing '}'", resync=True)
+                m = _TAG_LINE.search(text, i + 1)
+                i = n if m is None else m.start()
+                continue
+            yield _Token("comment", i, text[i:j + 1], text[i + 1:j])
+            i = j + 1
+            continue
+        if c == "}":
+            yield _Token("error", i, c, "'}' without an opening '{'")
+            i += 1
+            continue
+        if c == "(":
+            yield _Token("open", i, c)
+            i += 1
+            continue
+        if c == ")":
+            yield _Token("close", i, c)
+            i += 1
+            continue
+        if c == "/":
+            m = _SETUP.match(text, i)
+            if m:
+                yield _Token("setup", i, m.group(0), m.group(1))
+                i = m.end()
+                continue
+            m = _WORD.match(text, i)
+            yield _Token("error", i, m.group(0), f"malformed setup {m.group(0)!r}: expected /FEN \"...\"/")
+            i = m.end()
+            continue
+        if c == "$":
+            m = _NAG.match(text, i)
+            if m:
+                yield _Token("nag", i, m.group(0))
+                i = m.end()
+                continue
+        for kind, rx in (("result", _RESULT), ("number", _NUMBER), ("move", _MOVE)):
+            m = rx.match(text, i)
+            if m:
+                yield _Token(kind, i, m.group(0), m.group(1), (m.group(2) if rx.groups > 1 else None) or "")
+                i = m.end()
+                break
+        else:
+            m = _ELLIPSIS.match(text, i) or _STRENGTH.match(text, i)
+            if m:
+                i = m.end()
+                continue
+            m = _WORD.match(text, i)
+            word = m.group(0) if m else c
+            yield _Token("error", i, word, f"bad move token {word!r}" if any(ch.isdigit() for ch in word)
+                         else f"unexpected {word!r}")
+            i += len(word)
+
+
+def _tag_problem(line: str) -> str:
+    m = re.match(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)?[ \t]*("?)', line)
+    name = m.group(1) if m else None
+    if not name:
+        return f"malformed tag {line.strip()!r}: expected [Name \"value\"]"
+    if not m.group(2):
+        return f"malformed tag {name}: the value must be in double quotes"
+    rest = line[m.end():]
+    k = 0
+    while k < len(rest):
+        if rest[k] == "\\":
+            k += 2
+            continue
+        if rest[k] == '"':
+            return f"unterminated tag {name}: no closing ']'"
+        k += 1
+    return f"unterminated tag {name}: the value has no closing '\"'"
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+@dataclass
+class RawNode:
+    """A move or setup as read: its text (``''`` for a setup), where it stands, what follows it."""
+
+    text: str
+    line: int
+    column: int
+    comment: str | None = None
+    clock: ClockStamp | None = None
+    setup_fen: str | None = None
+    number: str | None = None  # the move number written before it ("12." or "12...")
+
+    @property
+    def is_setup(self) -> bool:
+        return self.setup_fen is not None
+
+
+@dataclass(frozen=True)
+class ReplayError:
+    """Where and why a replay stopped: ``index`` into the game's nodes, the move ``label`` (``12... 23x14``)."""
+
+    index: int
+    label: str
+    line: int
+    column: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"move {self.label} (line {self.line}, column {self.column}): {self.reason}"
+
+
+@dataclass
+class ReplayResult:
+    """A replay: ``boards[0]`` the start, ``boards[i + 1]`` the position after node ``i``; ``moves[i]`` the
+    :class:`Move` of node ``i`` (None for a setup). On failure both stop before the failing node."""
+
+    boards: list[Board]
+    moves: list[Move | None]
+    labels: list[str]
+    error: ReplayError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def board(self) -> Board:
+        """The last position reached."""
+        return self.boards[-1]
+
+
+@dataclass
+class ParsedGame:
+    """A game as read from PDN text; :meth:`replay` plays it through the rules core."""
+
+    index: int
+    line: int
+    tags: dict[str, str]
+    variant: Variant
+    initial_fen: str | None
+    nodes: list[RawNode]
+    result: str
+    comment: str | None = None
+
+    @property
+    def moves(self) -> list[RawNode]:
+        """The move nodes (setups left out)."""
+        return [n for n in self.nodes if n.setup_fen is None]
+
+    def first_number(self) -> int:
+        for node in self.nodes:
+            if node.number:
+                return int(re.match(r"\d+", node.number).group(0))
+            if node.setup_fen is None:
+                break
+        return 1
+
+    def replay(self) -> ReplayResult:
+        """Play the nodes from the initial position; setups set the board. Stops at the first illegal move."""
+        board = Board(self.variant, self.initial_fen)
+        boards = [board.copy(stack=False)]
+        moves: list[Move | None] = []
+        labels: list[str] = []
+        number = self.first_number()
+        need_number = True
+        for i, node in enumerate(self.nodes):
+            if node.setup_fen is not None:
+                pos = Board(self.variant, node.setup_fen)
+                if not board.turn and pos.turn:
+                    number += 1
+                board = pos
+                boards.append(board.copy(stack=False))
+                moves.append(None)
+                labels.append(f'/FEN "{node.setup_fen}"/')
+                need_number = True
+                continue
+            white = board.turn
+            label = f"{number}. {node.text}" if white else f"{number}... {node.text}"
+            try:
+                move = board.parse_move(node.text)
+            except (RigError, ValueError) as exc:
+                return ReplayResult(boards, moves, labels, ReplayError(i, label, node.line, node.column, str(exc)))
+            board.push(move)
+            boards.append(board.copy(stack=False))
+            moves.append(move)
+            labels.append(label)
+            if not white:
+                number += 1
+            need_number = False
+        del need_number
+        return ReplayResult(boards, moves, labels)
+
+    def to_record(self) -> GameRecord:
+        """The game as a :class:`GameRecord` in canonical notation; raises :class:`PdnSyntaxError` if it does
+        not replay legally."""
+        replay = self.replay()
+        if replay.error is not None:
+            e = replay.error
+            raise PdnSyntaxError(f"move {e.label}: {e.reason}", e.line, e.column, self.index)
+        record = GameRecord(self.variant, dict(self.tags), self.initial_fen, [], self.result, self.comment)
+        for i, node in enumerate(self.nodes):
+            before = replay.boards[i]
+            if node.setup_fen is not None:
+                record.nodes.append(MoveNode("", None, node.comment, node.clock, node.setup_fen))
+            else:
+                move = replay.moves[i]
+                record.nodes.append(MoveNode(before.move_text(move), move, node.comment, node.clock))
+        return record
+
+    @property
+    def white(self) -> str:
+        return self.tags.get("White", "?")
+
+    @property
+    def black(self) -> str:
+        return self.tags.get("Black", "?")
+
+
+@dataclass
+class PdnReadResult:
+    """Every game read from a text, and every error, in file order.
+
+    ``game_count`` counts the games found, those with errors included."""
+
+    games: list[ParsedGame] = field(default_factory=list)
+    errors: list[PdnError] = field(default_factory=list)
+    game_count: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def errors_of(self, game: int) -> list[PdnError]:
+        return [e for e in self.errors if e.game == game]
+
+
+class _Positions:
+    """Offset -> (line, column), both 1-based."""
+
+    def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def __call__(self, pos: int) -> tuple[int, int]:
+        k = bisect.bisect_right(self.starts, pos) - 1
+        return k + 1, pos - self.starts[k] + 1
+
+
+class _GameBuilder:
+    def __init__(self, index: int, line: int, default: Variant, where: _Positions):
+        self.index = index
+        self.line = line
+        self.default = default
+        self.where = where
+        self.tags: dict[str, str] = {}
+        self.tag_pos: dict[str, int] = {}
+        self.nodes: list[RawNode] = []
+        self.comment: str | None = None
+        self.errors: list[PdnError] = []
+        self.in_moves = False
+        self.variant: Variant | None = None
+        self.initial_fen: str | None = None
+        self.white = True
+        self.depth = 0
+        self.number: str | None = None
+        self.result: str | None = None
+
+    def error(self, pos: int, message: str) -> None:
+        line, col = self.where(pos)
+        self.errors.append(PdnError(line, col, self.index, message))
+
+    def start_moves(self) -> None:
+        """The tags are complete: settle the variant and the initial position."""
+        if self.in_moves:
+            return
+        self.in_moves = True
+        self.variant = self.default
+        if "GameType" in self.tags:
+            try:
+                self.variant = parse_gametype(self.tags["GameType"]).variant
+            except GameTypeError as exc:
+                self.error(self._value_pos("GameType"), str(exc))
+        fen = self.tags.get("FEN")
+        if fen is not None and fen.strip():
+            try:
+                board = Board(self.variant, fen)
+            except InvalidFenError as exc:
+                self._fen_error(self._value_pos("FEN"), exc)
+            else:
+                self.white = board.turn
+                self.initial_fen = board.fen() if board.fen() != Board(self.variant).fen() else None
+
+    def _value_pos(self, tag: str) -> int:
+        return self.tag_pos.get(tag, 0)
+
+    def _fen_error(self, value_pos: int, exc: InvalidFenError) -> None:
+        msg = str(exc)
+        m = re.match(r"column (\d+): (.*)", msg, re.S)
+        if m:
+            self.error(value_pos + int(m.group(1)) - 1, f"bad FEN: {m.group(2)}")
+        else:
+            self.error(value_pos, f"bad FEN: {msg}")
+
+    def add(self, tok: _Token) -> None:
+        kind = tok.kind
+        if kind == "tag":
+            if tok.value in self.tags:
+                self.error(tok.pos, f"tag {tok.value} given twice")
+            self.tags[tok.value] = tok.value2
+            self.tag_pos[tok.value] = tok.pos + tok.text.index('"') + 1
+            return
+        if kind == "error":
+            self.in_moves = self.in_moves or tok.resync
+            self.error(tok.pos, tok.value)
+            return
+        self.start_moves()
+        if kind == "open":
+            self.depth += 1
+        elif kind == "close":
+            if self.depth == 0:
+                self.error(tok.pos, "')' without an opening '('")
+            else:
+                self.depth -= 1
+        elif self.depth > 0 or kind == "nag":
+            return
+        elif kind == "number":
+            self.number = tok.text
+        elif kind == "comment":
+            self._comment(tok)
+        elif kind == "setup":
+            try:
+                board = Board(self.variant, tok.value)
+            except InvalidFenError as exc:
+                self._fen_error(tok.pos + tok.text.index('"') + 1, exc)
+                return
+            line, col = self.where(tok.pos)
+            self.nodes.append(RawNode("", line, col, setup_fen=board.fen()))
+            self.white = board.turn
+            self.number = None
+        elif kind == "move":
+            line, col = self.where(tok.pos)
+            text = re.sub(r"\s+", "", tok.value).replace("\u00d7", "x")
+            if "-" not in text and "x" not in text.lower() and ":" not in text:
+                text = f"{text[:2]}-{text[2:]}"
+            self.nodes.append(RawNode(text, line, col, number=self.number))
+            self.white = not self.white
+            self.number = None
+
+    def _comment(self, tok: _Token) -> None:
+        mover = (not self.white) if self.nodes and self.nodes[-1].setup_fen is None else None
+        clock, rest, problem = extract_clock(tok.value, mover)
+        if problem:
+            self.error(tok.pos, f"bad clock command {problem}")
+        target = self.nodes[-1] if self.nodes else None
+        if clock is not None and target is not None:
+            target.clock = clock
+        if rest:
+            if target is None:
+                self.comment = rest if self.comment is None else f"{self.comment} {rest}"
+            else:
+                target.comment = rest if target.comment is None else f"{target.comment} {rest}"
+
+    def has_content(self) -> bool:
+        return bool(self.tags or self.nodes or self.errors or self.comment)
+
+    def finish(self, end_pos: int, result: str | None) -> ParsedGame | None:
+        self.start_moves()
+        if self.depth > 0:
+            self.error(end_pos, f"{self.depth} variation(s) not closed with ')'")
+        if result is None or (result == "*" and "Result" in self.tags):
+            result = self.tags.get("Result", "*") or "*"
+        if self.errors:
+            return None
+        tags = dict(self.tags)
+        tags["Result"] = result
+        return ParsedGame(self.index, self.line, tags, self.variant, self.initial_fen, self.nodes, result,
+                          self.comment)
+
+
+def read_games(text: str, default_variant: str | Variant = "international") -> PdnReadResult:
+    """Read every game of a PDN text. A game without a GameType tag is of ``default_variant``."""
+    default = get_variant(default_variant)
+    where = _Positions(text)
+    out = PdnReadResult()
+    game: _GameBuilder | None = None
+
+    def close(pos: int, result: str | None) -> None:
+        nonlocal game
+        if game is not None and game.has_content():
+            parsed = game.finish(pos, result)
+            out.errors.extend(game.errors)
+            out.game_count += 1
+            if parsed is not None:
+                out.games.append(parsed)
+        game = None
+
+    for tok in _tokens(text):
+        if game is not None and tok.kind == "tag" and game.in_moves:
+            close(tok.pos, None)
+        if game is None:
+            if tok.kind == "result" and tok.value == "*":
+                continue  # a stray separator between games
+            game = _GameBuilder(out.game_count, where(tok.pos)[0], default, where)
+        if tok.kind == "result" and game.depth == 0:
+            close(tok.pos, tok.value)
+            continue
+        game.add(tok)
+        if tok.kind == "error" and tok.resync:
+            close(tok.pos, None)
+    close(len(text), None)
+    return out
+
+
+def read_game(text: str, default_variant: str | Variant = "international") -> ParsedGame:
+    """The first game of a PDN text; raises :class:`PdnSyntaxError` for its first error."""
+    result = read_games(text, default_variant)
+    first_errors = result.errors_of(0)
+    if first_errors:
+        raise first_errors[0].exception()
+    if not result.games:
+        raise PdnSyntaxError("no game in the text")
+    return result.games[0]
+
+
+def decode_pdn(data: bytes) -> str:
+    """PDN bytes as text: UTF-8 (with or without BOM), else Windows-1252/Latin-1 as old files are."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")
+
+
+def read_file(path: str | PathLike, default_variant: str | Variant = "international") -> PdnReadResult:
+    """Read every game of a PDN file (raises :class:`OSError` if the file cannot be read)."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    return read_games(decode_pdn(data), default_variant)
