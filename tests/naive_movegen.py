@@ -22,6 +22,7 @@ It is slow and obviously correct on purpose:
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from rig.variants import Variant
@@ -153,3 +154,17 @@ def naive_perft(variant: Variant, pieces: dict[int, tuple[bool, bool]], white_to
         nxt[dest] = (white, king or promotes)
         total += naive_perft(variant, nxt, not white_to_move, depth - 1)
     return total
+
+
+def random_pieces(variant: Variant, rng: random.Random) -> dict[int, tuple[bool, bool]]:
+    """A random placement: any number of men and kings, men never on their own crowning row."""
+    n = rng.randint(2, min(26, variant.squares))
+    king_share = rng.choice((0.0, 0.2, 0.5, 1.0))
+    white_far = variant.promotion_squares(True)
+    black_far = variant.promotion_squares(False)
+    pieces: dict[int, tuple[bool, bool]] = {}
+    for sq in rng.sample(range(1, variant.squares + 1), n):
+        white = rng.random() < 0.5
+        king = rng.random() < king_share or sq in (white_far if white else black_far)
+        pieces[sq] = (white, king)
+    return pieces

@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from naive_movegen import naive_moves, naive_moves_all_paths, naive_perft
+from naive_movegen import naive_moves, naive_moves_all_paths, naive_perft, random_pieces
 from rig.board import Board
 from rig.variants import FILES, VARIANTS, Variant, get_variant
 
@@ -181,20 +181,6 @@ def test_quantity_beats_quality(variant):
 
 
 # -- random positions -----------------------------------------------------------------------
-
-def random_pieces(variant: Variant, rng: random.Random) -> dict[int, tuple[bool, bool]]:
-    """A random placement: any number of men and kings, men never on their own crowning row."""
-    n = rng.randint(2, min(26, variant.squares))
-    king_share = rng.choice((0.0, 0.2, 0.5, 1.0))
-    white_far = variant.promotion_squares(True)
-    black_far = variant.promotion_squares(False)
-    pieces: dict[int, tuple[bool, bool]] = {}
-    for sq in rng.sample(range(1, variant.squares + 1), n):
-        white = rng.random() < 0.5
-        king = rng.random() < king_share or sq in (white_far if white else black_far)
-        pieces[sq] = (white, king)
-    return pieces
-
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_placements(variant):
