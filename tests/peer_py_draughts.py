@@ -9,9 +9,10 @@ rig's: 1..50 FMJD, 1..32 with 1 = b8), writes one JSON line per position: a
 list of ``[path, captured, promotes]`` with 1-based squares, ``promotes`` as
 py-draughts decides it when the move is pushed.
 
-``perft VARIANT DEPTH``: perft from the initial position through the public
-Board API (bulk count at depth 1, push/pop), then the turbo engine's own perft
-for international; prints one JSON object per line ``{"peer", "nodes", "seconds"}``.
+``perft VARIANT DEPTH [REPEAT]``: perft from the initial position through the
+public Board API (bulk count at depth 1, push/pop), then the turbo engine's own
+perft for international, each REPEAT times (default 1); prints one JSON object
+per run ``{"peer", "nodes", "seconds"}``.
 """
 
 from __future__ import annotations
@@ -63,27 +64,30 @@ def api_perft(board, depth: int) -> int:
     return total
 
 
-def cmd_perft(variant: str, depth: int) -> None:
-    board = BOARDS[variant]()
-    t = time.perf_counter()
-    nodes = api_perft(board, depth)
-    print(json.dumps({"peer": "py-draughts Board API", "nodes": nodes, "seconds": time.perf_counter() - t}))
+def cmd_perft(variant: str, depth: int, repeat: int) -> None:
+    for _ in range(repeat):
+        board = BOARDS[variant]()
+        t = time.perf_counter()
+        nodes = api_perft(board, depth)
+        print(json.dumps({"peer": "py-draughts Board API", "nodes": nodes,
+                          "seconds": time.perf_counter() - t}), flush=True)
     if variant == "international":
         from draughts.engines.turbo import perft_from_board
-        t = time.perf_counter()
-        nodes = perft_from_board(StandardBoard(), depth)
-        print(json.dumps({"peer": "py-draughts turbo perft", "nodes": nodes,
-                          "seconds": time.perf_counter() - t}))
+        for _ in range(repeat):
+            t = time.perf_counter()
+            nodes = perft_from_board(StandardBoard(), depth)
+            print(json.dumps({"peer": "py-draughts turbo perft (international only)", "nodes": nodes,
+                              "seconds": time.perf_counter() - t}), flush=True)
 
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["moves"]:
         cmd_moves()
         return 0
-    if argv[:1] == ["perft"] and len(argv) == 3:
-        cmd_perft(argv[1], int(argv[2]))
+    if argv[:1] == ["perft"] and len(argv) in (3, 4):
+        cmd_perft(argv[1], int(argv[2]), int(argv[3]) if len(argv) == 4 else 1)
         return 0
-    print("usage: peer_py_draughts.py moves | perft VARIANT DEPTH", file=sys.stderr)
+    print("usage: peer_py_draughts.py moves | perft VARIANT DEPTH [REPEAT]", file=sys.stderr)
     return 2
 
 
