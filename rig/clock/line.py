@@ -59,7 +59,6 @@ class LineFramer:
 
     def __init__(self, name: str = "line") -> None:
         self._buf = bytearray()
-        self._overflow = False
         self.rejected = 0
         self.name = name
 
@@ -74,16 +73,14 @@ class LineFramer:
             nl = self._buf.find(b"\n")
             if nl < 0:
                 if len(self._buf) > MAX_LINE:
-                    if not self._overflow:
-                        self._reject(f"longer than {MAX_LINE} bytes", self._buf)
-                    self._overflow = True
-                    del self._buf[:-1]
+                    # no end of line in sight: keep only a frame that may still be starting
+                    cut = self._buf.rfind(b"$")
+                    keep = len(self._buf) - cut if cut >= 0 and len(self._buf) - cut <= MAX_LINE else 0
+                    self._reject(f"no end of line within {MAX_LINE} bytes", self._buf)
+                    del self._buf[:len(self._buf) - keep]
                 return out
             line = bytes(self._buf[:nl])
             del self._buf[:nl + 1]
-            if self._overflow:
-                self._overflow = False
-                continue
             body = self._check(line)
             if body is not None:
                 out.append(body)
