@@ -94,8 +94,10 @@ def extract_clock(comment: str, mover_white: bool | None) -> tuple[ClockStamp | 
             clock = _parse_command(m.group(2), mover_white)
         except PdnSyntaxError as exc:
             problem = f"{m.group(0)!r}: {exc}"
-    rest = _COMMAND.sub("", comment)
-    rest = re.sub(r"[ \t]{2,}", " ", rest).strip()
+    rest, found = _COMMAND.subn("", comment)
+    if found:
+        rest = re.sub(r"[ \t]{2,}", " ", rest)
+    rest = rest.strip()
     return clock, rest, problem
 
 
