@@ -124,7 +124,7 @@ class HealthMonitor:
             self._event(out, t, "recovered", cell, "opened: no longer masked")
         self._opened |= self._start_closed - closed
         never = self._start_closed - self._opened - self._stuck_reported - self.masked
-        if len(self._start_closed) > 4 and len(never) <= 2 and self._start_closed - never <= self._opened:
+        if len(self._start_closed) > 4 and len(never) == 1 and self._start_closed - never <= self._opened:
             for cell in sorted(never):
                 self._stuck_reported.add(cell)
                 self._event(out, t, "stuck-closed", cell, "still closed after every other starting piece was lifted")
