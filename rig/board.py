@@ -12,7 +12,7 @@ from rig.errors import AmbiguousMoveError, IllegalMoveError
 from rig.fen import FenPosition, make_fen, parse_fen
 from rig.geometry import Geometry, geometry
 from rig.move import Move
-from rig.movegen import generate
+from rig.movegen import count_moves, generate
 from rig.variants import Variant, get_variant
 
 __all__ = ["Board", "WHITE", "BLACK", "MAN", "KING", "Piece"]
@@ -304,39 +304,40 @@ class Board:
 
 
 def perft(board: Board, depth: int) -> int:
+    """Leaf nodes at ``depth`` below ``board``'s position: the moves of :func:`generate` played
+    on plain bitboards, with a bulk count (:func:`count_moves`) one ply above the leaves."""
     g = board._g
     gen = generate
+    count = count_moves
 
     def rec(wm: int, wk: int, bm: int, bk: int, white: bool, d: int) -> int:
-        moves = gen(g, wm, wk, bm, bk, white)
         if d == 1:
-            return len(moves)
+            return count(g, wm, wk, bm, bk, white)
+        moves = gen(g, wm, wk, bm, bk, white)
+        d -= 1
         total = 0
-        for frm, to, cap, promo, _, _ in moves:
-            fb = 1 << frm
-            tb = 1 << to
-            if white:
+        if white:
+            for frm, to, cap, promo, _, _ in moves:
+                fb = 1 << frm
+                tb = 1 << to
                 if wm & fb:
-                    nwm = wm & ~fb
                     if promo:
-                        nwk = wk | tb
+                        total += rec(wm ^ fb, wk | tb, bm & ~cap, bk & ~cap, False, d)
                     else:
-                        nwm |= tb
-                        nwk = wk
+                        total += rec(wm ^ fb ^ tb, wk, bm & ~cap, bk & ~cap, False, d)
                 else:
-                    nwm, nwk = wm, (wk & ~fb) | tb
-                total += rec(nwm, nwk, bm & ~cap, bk & ~cap, False, d - 1)
-            else:
+                    total += rec(wm, wk ^ fb ^ tb, bm & ~cap, bk & ~cap, False, d)
+        else:
+            for frm, to, cap, promo, _, _ in moves:
+                fb = 1 << frm
+                tb = 1 << to
                 if bm & fb:
-                    nbm = bm & ~fb
                     if promo:
-                        nbk = bk | tb
+                        total += rec(wm & ~cap, wk & ~cap, bm ^ fb, bk | tb, True, d)
                     else:
-                        nbm |= tb
-                        nbk = bk
+                        total += rec(wm & ~cap, wk & ~cap, bm ^ fb ^ tb, bk, True, d)
                 else:
-                    nbm, nbk = bm, (bk & ~fb) | tb
-                total += rec(wm & ~cap, wk & ~cap, nbm, nbk, True, d - 1)
+                    total += rec(wm & ~cap, wk & ~cap, bm, bk ^ fb ^ tb, True, d)
         return total
 
     if depth <= 0:

@@ -26,7 +26,8 @@ class Geometry:
     """Precomputed tables for one variant. Bits are internal; ``sq``/``bit`` convert."""
 
     __slots__ = ("variant", "size", "half", "n", "deltas", "bit", "sq", "mask", "next", "rays",
-                 "promo_white", "promo_black", "bit_of_index", "square_bits")
+                 "promo_white", "promo_black", "bit_of_index", "square_bits", "ray_masks",
+                 "jumps")
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -63,6 +64,23 @@ class Geometry:
                     t = self.next[k][t]
                 rays[b] = tuple(ray)
             self.rays.append(rays)
+        # ray_masks[d][b]: the squares of rays[d][b] as one mask (directions 0, 1 run to lower
+        # bits, so their nearest piece is the highest set bit; 2, 3 to higher bits, the lowest)
+        self.ray_masks: list[list[int]] = [[sum(1 << t for t in ray) for ray in rays] for rays in self.rays]
+        # jumps[dirs][b]: the short (man) captures from b in those directions, as
+        # (victim mask, landing mask, victim bit, landing bit)
+        self.jumps: dict[tuple[int, ...], list[tuple[tuple[int, int, int, int], ...]]] = {}
+        for dirs in (UP, DOWN, ALL):
+            table: list[tuple[tuple[int, int, int, int], ...]] = [()] * (top + 1)
+            for b in self.bit[1:]:
+                out = []
+                for d in dirs:
+                    v = self.next[d][b]
+                    land = self.next[d][v] if v >= 0 else -1
+                    if land >= 0:
+                        out.append((1 << v, 1 << land, v, land))
+                table[b] = tuple(out)
+            self.jumps[dirs] = table
         self.promo_white = self.squares_mask(variant.promotion_squares(True))
         self.promo_black = self.squares_mask(variant.promotion_squares(False))
         self.square_bits = tuple(self.bit[1:])

@@ -24,93 +24,132 @@ from __future__ import annotations
 
 from rig.geometry import Geometry
 
-__all__ = ["generate", "generate_all_paths"]
+__all__ = ["generate", "generate_all_paths", "count_moves", "has_capture"]
 
 
-def _chains(g: Geometry, men: int, kings: int, opp: int, opp_kings: int, empty: int,
-            man_dirs: tuple[int, ...]) -> list[tuple]:
+def _man_chains(start: int, b: int, capmask: int, opp: int, emp: int, jumps: list,
+                path: list[int], caps: list[int], out: list[tuple]) -> None:
+    """Extend a man's capture chain standing on bit ``b``; every maximal chain goes to ``out``.
+    Captured pieces stay on the board (not in ``emp``) and are not jumped again (FPD 3.6c, 3.8)."""
+    found = False
+    avail = opp & ~capmask
+    for vb, lb, v, land in jumps[b]:
+        if avail & vb and emp & lb:
+            found = True
+            path.append(land)
+            caps.append(v)
+            _man_chains(start, land, capmask | vb, opp, emp, jumps, path, caps, out)
+            path.pop()
+            caps.pop()
+    if not found and caps:
+        out.append((start, b, capmask, tuple(path), tuple(caps)))
+
+
+def _king_chains(start: int, b: int, capmask: int, opp: int, occ: int, ray_masks: list,
+                 path: list[int], caps: list[int], out: list[tuple]) -> None:
+    """Extend a flying king's capture chain standing on bit ``b`` (FPD 3.5-3.6, FMJD 4.3-4.8).
+
+    ``occ`` holds every piece but the moving king (so it may cross or reach its start
+    square) and keeps the captured ones: they block, and the nearest piece on a ray must
+    be an opponent not yet taken, with free squares right behind it to land on."""
+    found = False
+    avail = opp & ~capmask
+    # directions 0, 1 run to lower bits: the nearest piece is the highest set bit
+    for rm in (ray_masks[0], ray_masks[1]):
+        blockers = rm[b] & occ
+        if not blockers:
+            continue
+        v = blockers.bit_length() - 1
+        vb = 1 << v
+        if not avail & vb:
+            continue
+        beyond = rm[v]
+        land = beyond & -(1 << (beyond & occ).bit_length())
+        while land:
+            to = land.bit_length() - 1
+            land ^= 1 << to
+            found = True
+            path.append(to)
+            caps.append(v)
+            _king_chains(start, to, capmask | vb, opp, occ, ray_masks, path, caps, out)
+            path.pop()
+            caps.pop()
+    # directions 2, 3 run to higher bits: the nearest piece is the lowest set bit
+    for rm in (ray_masks[2], ray_masks[3]):
+        blockers = rm[b] & occ
+        if not blockers:
+            continue
+        vb = blockers & -blockers
+        if not avail & vb:
+            continue
+        v = vb.bit_length() - 1
+        beyond = rm[v]
+        nb = beyond & occ
+        land = beyond & ((nb & -nb) - 1)
+        while land:
+            lb = land & -land
+            land ^= lb
+            to = lb.bit_length() - 1
+            found = True
+            path.append(to)
+            caps.append(v)
+            _king_chains(start, to, capmask | vb, opp, occ, ray_masks, path, caps, out)
+            path.pop()
+            caps.pop()
+    if not found and caps:
+        out.append((start, b, capmask, tuple(path), tuple(caps)))
+
+
+def _chains(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs: tuple[int, ...]) -> list[tuple]:
     """Every maximal capture chain of every piece: (from, to, capmask, path, caps) tuples."""
     out: list[tuple] = []
-    nxt = g.next
-    rays = g.rays
-
-    # Men: quick whole-board test per direction before any per-piece search.
     if men:
+        # quick whole-board test per direction before any per-piece search
         deltas = g.deltas
-        any_man = 0
+        empty = g.mask & ~occ
+        cand = 0
         for d in man_dirs:
             dl = deltas[d]
             if dl > 0:
-                any_man |= men & (opp >> dl) & (empty >> (dl + dl))
+                cand |= men & (opp >> dl) & (empty >> (dl + dl))
             else:
-                any_man |= men & (opp << -dl) & (empty << -(dl + dl))
-        while any_man:
-            low = any_man & -any_man
-            any_man ^= low
+                cand |= men & (opp << -dl) & (empty << -(dl + dl))
+        if cand:
+            jumps = g.jumps[man_dirs]
+            while cand:
+                low = cand & -cand
+                cand ^= low
+                start = low.bit_length() - 1
+                _man_chains(start, start, 0, opp, empty | low, jumps, [start], [], out)
+    if kings:
+        ray_masks = g.ray_masks
+        while kings:
+            low = kings & -kings
+            kings ^= low
             start = low.bit_length() - 1
-            emp = empty | low
-
-            def man_dfs(b: int, capmask: int, path: tuple, caps: tuple) -> None:
-                found = False
-                for d in man_dirs:
-                    n = nxt[d][b]
-                    if n < 0:
-                        continue
-                    nb = 1 << n
-                    if not (opp & nb) or (capmask & nb):
-                        continue
-                    land = nxt[d][n]
-                    if land < 0 or not (emp >> land) & 1:
-                        continue
-                    found = True
-                    man_dfs(land, capmask | nb, path + (land,), caps + (n,))
-                if not found and caps:
-                    out.append((start, b, capmask, path, caps))
-
-            man_dfs(start, 0, (start,), ())
-
-    while kings:
-        low = kings & -kings
-        kings ^= low
-        start = low.bit_length() - 1
-        emp = empty | low
-
-        def king_dfs(b: int, capmask: int, path: tuple, caps: tuple) -> None:
-            found = False
-            for d in (0, 1, 2, 3):
-                ray = rays[d][b]
-                i = 0
-                n = len(ray)
-                while i < n and (emp >> ray[i]) & 1:
-                    i += 1
-                if i >= n - 1:
-                    continue
-                v = ray[i]
-                vb = 1 << v
-                if not (opp & vb) or (capmask & vb):
-                    continue
-                j = i + 1
-                while j < n and (emp >> ray[j]) & 1:
-                    found = True
-                    land = ray[j]
-                    king_dfs(land, capmask | vb, path + (land,), caps + (v,))
-                    j += 1
-            if not found and caps:
-                out.append((start, b, capmask, path, caps))
-
-        king_dfs(start, 0, (start,), ())
+            _king_chains(start, start, 0, opp, occ ^ low, ray_masks, [start], [], out)
     return out
 
 
-def _select(g: Geometry, chains: list[tuple], men: int, opp_kings: int, quality: bool,
-            promo: int, all_paths: bool) -> list[tuple]:
-    """Apply the quantity law, the quality law where it holds, and merge same (from, to, captured set)."""
-    best = max(len(c[4]) for c in chains)
+def _best(chains: list[tuple], opp_kings: int, quality: bool) -> list[tuple]:
+    """The chains the quantity law (FPD 3.7a, FMJD 4.13) and, where it holds, the quality
+    law (FPD 3.7b) leave; then free choice (FPD 3.7c-e, FMJD 4.14)."""
+    best = 0
+    for c in chains:
+        if len(c[4]) > best:
+            best = len(c[4])
     chains = [c for c in chains if len(c[4]) == best]
     if quality and len(chains) > 1:
         q = [(c[2] & opp_kings).bit_count() for c in chains]
         top = max(q)
         chains = [c for c, k in zip(chains, q) if k == top]
+    return chains
+
+
+def _select(chains: list[tuple], men: int, opp_kings: int, quality: bool,
+            promo: int, all_paths: bool) -> list[tuple]:
+    """Apply the capture laws and merge chains with the same (from, to, captured set)."""
+    chains = _best(chains, opp_kings, quality)
     out = []
     seen = set()
     for frm, to, capmask, path, caps in chains:
@@ -124,24 +163,24 @@ def _select(g: Geometry, chains: list[tuple], men: int, opp_kings: int, quality:
     return out
 
 
+def _sides(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool):
+    if white:
+        return wm, wk, bm | bk, bk, g.promo_white, (0, 1)
+    return bm, bk, wm | wk, wk, g.promo_black, (2, 3)
+
+
 def generate(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool,
              all_paths: bool = False) -> list[tuple]:
     """Legal moves of the side to move, as internal tuples (see module doc)."""
-    if white:
-        men, kings, opp, opp_kings = wm, wk, bm | bk, bk
-        promo = g.promo_white
-        fwd = (0, 1)
-    else:
-        men, kings, opp, opp_kings = bm, bk, wm | wk, wk
-        promo = g.promo_black
-        fwd = (2, 3)
-    empty = g.mask & ~(wm | wk | bm | bk)
+    men, kings, opp, opp_kings, promo, fwd = _sides(g, wm, wk, bm, bk, white)
+    occ = wm | wk | bm | bk
     man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    chains = _chains(g, men, kings, opp, opp_kings, empty, man_dirs)
-    if chains:
-        return _select(g, chains, men, opp_kings, g.variant.quality_rule, promo, all_paths)
+    if opp and has_capture(g, men, kings, opp, occ, man_dirs):
+        chains = _chains(g, men, kings, opp, occ, man_dirs)
+        return _select(chains, men, opp_kings, g.variant.quality_rule, promo, all_paths)
 
     out: list[tuple] = []
+    empty = g.mask & ~occ
     deltas = g.deltas
     for d in fwd:
         dl = deltas[d]
@@ -151,19 +190,103 @@ def generate(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool,
             targets ^= low
             to = low.bit_length() - 1
             out.append((to - dl, to, 0, bool(promo & low), None, None))
-    rays = g.rays
-    while kings:
-        low = kings & -kings
-        kings ^= low
-        frm = low.bit_length() - 1
-        for d in (0, 1, 2, 3):
-            for to in rays[d][frm]:
-                if not (empty >> to) & 1:
-                    break
-                out.append((frm, to, 0, False, None, None))
+    if kings:
+        ray_masks = g.ray_masks
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            frm = low.bit_length() - 1
+            for d in (0, 1, 2, 3):
+                ray = ray_masks[d][frm]
+                blockers = ray & occ
+                if blockers:
+                    if d < 2:
+                        ray &= -(1 << blockers.bit_length())
+                    else:
+                        ray &= (blockers & -blockers) - 1
+                while ray:
+                    lb = ray & -ray
+                    ray ^= lb
+                    out.append((frm, lb.bit_length() - 1, 0, False, None, None))
     return out
 
 
 def generate_all_paths(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool) -> list[tuple]:
     """Like :func:`generate`, but a capture with several landing paths appears once per path."""
     return generate(g, wm, wk, bm, bk, white, all_paths=True)
+
+
+def has_capture(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs: tuple[int, ...]) -> bool:
+    """True if some piece can capture (FPD 3.3a, FMJD 4.1): whole-board shifts for the men,
+    for each king the nearest piece on each ray, an opponent with a free square behind it."""
+    empty = g.mask & ~occ
+    deltas = g.deltas
+    for d in man_dirs:
+        dl = deltas[d]
+        if dl > 0:
+            if men & (opp >> dl) & (empty >> (dl + dl)):
+                return True
+        elif men & (opp << -dl) & (empty << -(dl + dl)):
+            return True
+    if kings:
+        ray_masks = g.ray_masks
+        nxt = g.next
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            b = low.bit_length() - 1
+            for d in (0, 1):
+                blockers = ray_masks[d][b] & occ
+                if blockers:
+                    v = blockers.bit_length() - 1
+                    if (opp >> v) & 1:
+                        land = nxt[d][v]
+                        if land >= 0 and (empty >> land) & 1:
+                            return True
+            for d in (2, 3):
+                blockers = ray_masks[d][b] & occ
+                if blockers:
+                    v = (blockers & -blockers).bit_length() - 1
+                    if (opp >> v) & 1:
+                        land = nxt[d][v]
+                        if land >= 0 and (empty >> land) & 1:
+                            return True
+    return False
+
+
+def count_moves(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool) -> int:
+    """``len(generate(...))`` (one per origin, destination, captured set), for perft's bulk count:
+    the same capture chains and laws, but no move tuples; quiet moves are counted on masks."""
+    men, kings, opp, opp_kings, _, fwd = _sides(g, wm, wk, bm, bk, white)
+    occ = wm | wk | bm | bk
+    man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
+    if opp and has_capture(g, men, kings, opp, occ, man_dirs):
+        chains = _best(_chains(g, men, kings, opp, occ, man_dirs), opp_kings, g.variant.quality_rule)
+        if len(chains[0][4]) == 1:
+            return len(chains)  # one capture: the victim and landing square tell chains apart
+        return len({(c[0], c[1], c[2]) for c in chains})
+    empty = g.mask & ~occ
+    deltas = g.deltas
+    n = 0
+    for d in fwd:
+        dl = deltas[d]
+        n += (((men >> -dl) if dl < 0 else (men << dl)) & empty).bit_count()
+    if kings:
+        ray_masks = g.ray_masks
+        while kings:
+            low = kings & -kings
+            kings ^= low
+            b = low.bit_length() - 1
+            for d in (0, 1):
+                ray = ray_masks[d][b]
+                blockers = ray & occ
+                if blockers:
+                    ray &= -(1 << blockers.bit_length())  # the squares before the nearest piece
+                n += ray.bit_count()
+            for d in (2, 3):
+                ray = ray_masks[d][b]
+                blockers = ray & occ
+                if blockers:
+                    ray &= (blockers & -blockers) - 1
+                n += ray.bit_count()
+    return n
