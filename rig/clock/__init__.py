@@ -197,6 +197,8 @@ def to_session_event(sig: ClockSignal, t0: float = 0.0, source: str | None = Non
     (SESSION-FORMAT.md example). Optional extras: ``source``, ``inferred``, ``replayed``, ``clock_t``
     (when it happened on the clock), ``reason``, ``gap_s``, ``state_lost``.
     """
+    if not isinstance(sig, ClockSignal):
+        raise TypeError(f"not a clock signal: {sig!r}")
     t = max(0.0, sig.t - t0)
     extra: dict[str, Any] = {"source": source} if source else {}
     at = getattr(sig, "at", None)

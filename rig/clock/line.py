@@ -383,7 +383,7 @@ class LineClock(ClockDevice):
                 self._last_event = msg.seq
         elif not live:
             return out  # a stale TIME/OK: nothing new
-        replayed = is_event and (now - at) > 0.25
+        replayed = is_event and not live  # came back through REPLAY (or late after a seq gap)
         side = self.sides.side
 
         def wb(left: int | None, right: int | None) -> tuple[int | None, int | None]:
