@@ -11,6 +11,7 @@ position continues the game, and the result.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rig.board import Board
@@ -203,7 +204,8 @@ class GameRecord:
 
 
 def _escape(value: str) -> str:
-    return " ".join(str(value).splitlines()).replace("\\", "\\\\").replace('"', '\\"')
+    one_line = re.sub(r"\r\n|\r|\n", " ", str(value))
+    return one_line.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _clean_comment(comment: str | None) -> str | None:
