@@ -1,0 +1,489 @@
+"""Irregularities committed by the simulated hands, and what the engine must report for each.
+
+One handler per irregularity type of SESSION-FORMAT.md that a reed board can
+show. A handler plays the whole turn (think, act, press) and records the
+irregularity with the move number and side of the turn's player. Its status
+follows the rules: the opponent's next move accepts it (004 art. 42, 43;
+002 5.4, 5.7); a correction before that move makes it ``corrected``.
+
+Types that change the position (``capture-not-taken``, ``illegal-move``,
+``two-moves``, ``capture-not-removed``, ...) continue the game from the
+irregular position, as the record does after an accepted irregularity.
+Not simulated: ``capture-rule-violated`` and ``uncrowned-king-moved`` (the
+latter needs a camera: a reed board cannot see a crown).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rig.board import Board
+from rig.move import Move
+from rig.simulate.game import Injection, InjectionError, Simulation, side_name
+from rig.simulate.hands import between, step_squares
+
+__all__ = ["HANDLERS", "CORRECTABLE", "ALWAYS_CORRECTED", "NEEDS_CLOCK", "check_injection", "applicable",
+           "prepare_setup", "plain_moves", "backward_moves"]
+
+Handler = Callable[[Simulation, Move, bool], None]
+
+#: types whose ``:corrected`` form is simulated (the board is put right after the press, before the opponent moves)
+CORRECTABLE = frozenset({"capture-not-removed", "wrong-piece-removed", "own-piece-removed"})
+#: types that are always corrected (the board is restored before play goes on)
+ALWAYS_CORRECTED = frozenset({"wrong-setup", "position-lost"})
+#: types that need a clock (the press is the irregular act, or the correction comes after it)
+NEEDS_CLOCK = frozenset({"clock-without-move"})
+
+
+# -- move helpers ---------------------------------------------------------------------------
+
+def plain_moves(board: Board) -> list[Move]:
+    """Non-capturing moves of the side to move as if no capture were due (for ``capture-not-taken``)."""
+    v = board.variant
+    out = []
+    occupied = board.occupied()
+    forward = (1,) if board.turn else (-1,)
+    promo = v.promotion_squares(board.turn)
+    for sq, (white, king) in sorted(board.pieces().items()):
+        if white != board.turn:
+            continue
+        if not king:
+            for to in step_squares(v, sq, forward):
+                if to not in occupied:
+                    out.append(Move(sq, to, (sq, to), (), to in promo))
+            continue
+        f, r = v.coords(sq)
+        for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            i = 1
+            while (to := v.square_at(f + i * df, r + i * dr)) is not None and to not in occupied:
+                out.append(Move(sq, to, (sq, to)))
+                i += 1
+    return out
+
+
+def backward_moves(board: Board) -> list[Move]:
+    """A man of the side to move stepping backwards onto an empty square: a move no rule allows
+    (000 3.1a; 004 42.B)."""
+    v = board.variant
+    occupied = board.occupied()
+    backward = (-1,) if board.turn else (1,)
+    out = []
+    for sq, (white, king) in sorted(board.pieces().items()):
+        if white == board.turn and not king:
+            out += [Move(sq, to, (sq, to)) for to in step_squares(v, sq, backward) if to not in occupied]
+    return out
+
+
+def _after(board: Board, move: Move) -> dict[int, tuple[bool, bool]]:
+    """The pieces after an arbitrary (possibly irregular) move of the side to move."""
+    pieces = board.pieces()
+    white, king = pieces.pop(move.origin)
+    for c in move.captured:
+        pieces.pop(c, None)
+    pieces[move.destination] = (white, king or move.promotes)
+    return pieces
+
+
+def _own(sim: Simulation, exclude=()) -> list[int]:
+    return sorted(s for s, (w, _) in sim.board.pieces().items() if w == sim.side and s not in exclude)
+
+
+def _theirs(sim: Simulation, exclude=()) -> list[int]:
+    return sorted(s for s, (w, _) in sim.board.pieces().items() if w != sim.side and s not in exclude)
+
+
+def _text(sim: Simulation, move: Move) -> str:
+    return move.text(name=sim.variant.square_name)
+
+
+def _second_moves(board: Board, move: Move) -> list[Move]:
+    """Legal moves of the same side after ``move``, as if it were its turn again, by another piece."""
+    b = board.copy(stack=False)
+    b.push(move)
+    b.turn = not b.turn
+    return [m for m in b.legal_moves if m.origin != move.destination]
+
+
+def _incomplete_stops(sim: Simulation, move: Move) -> list[int]:
+    """Indices into ``move.path`` where a chain can be broken off (not on the far row for a man)."""
+    piece = sim.board.piece_at(move.origin)
+    promo = sim.variant.promotion_squares(sim.side)
+    return [k for k in range(1, len(move.captured))
+            if piece and (piece[1] or move.path[k] not in promo) and move.path[k] != move.origin]
+
+
+# -- applicability --------------------------------------------------------------------------
+
+def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
+    """None if ``inj`` can be committed now with the game's ``move``, else the reason it cannot."""
+    board, kind = sim.board, inj.type
+    if inj.corrected and kind not in CORRECTABLE | ALWAYS_CORRECTED:
+        return f"{kind} has no simulated correction (correctable: {', '.join(sorted(CORRECTABLE))})"
+    if inj.corrected and kind in CORRECTABLE and not sim.use_clock:
+        return "a correction after the press needs a clock (without one, the move is not over yet)"
+    if kind in NEEDS_CLOCK and not sim.use_clock:
+        return f"{kind} needs a clock"
+    if kind == "wrong-setup":
+        return None if inj.ply == 0 else "wrong-setup happens before the first move (ply 0)"
+    if kind == "touched-piece-not-moved":
+        if board.is_capture_due():
+            return "a capture is due (touch-move does not bind against a compulsory capture, 004 42.C)"
+        if not {m.origin for m in board.legal_moves} - {move.origin}:
+            return "no other piece has a legal move"
+    elif kind == "piece-moved-after-release":
+        if move.is_capture or not [m for m in board.legal_moves
+                                   if m.origin == move.origin and m.destination != move.destination]:
+            return "the move's piece has no second destination"
+    elif kind in ("opponent-piece-touched", "wrong-piece-removed"):
+        if not _theirs(sim, move.captured):
+            return "the opponent has no piece besides the captured ones"
+    elif kind in ("capture-removed-early", "capture-not-removed"):
+        if not move.is_capture:
+            return "the move is not a capture"
+    elif kind == "capture-incomplete":
+        if not move.is_capture or not _incomplete_stops(sim, move):
+            return "the move is not a capture of two or more pieces that can be broken off"
+    elif kind == "own-piece-removed":
+        if not _own(sim, (move.origin,)):
+            return "the mover has no other piece"
+    elif kind == "capture-not-taken":
+        if not board.is_capture_due() or not plain_moves(board):
+            return "no capture is due, or no plain move is possible"
+    elif kind == "illegal-move":
+        if board.is_capture_due() or not backward_moves(board):
+            return "a capture is due, or no man can step backwards"
+    elif kind == "two-moves":
+        if not _second_moves(board, move):
+            return "no second move is possible"
+    return None
+
+
+def check_injection(sim: Simulation, inj: Injection, move: Move) -> None:
+    reason = applicable(sim, inj, move)
+    if reason is not None:
+        raise InjectionError(f"cannot inject {inj} (move {sim.number} {side_name(sim.side)}, {move}): {reason}")
+
+
+# -- handlers -------------------------------------------------------------------------------
+
+def _touched_piece_not_moved(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 4.3-4.4; 004 42.C: an own piece with a legal move lifted and put back, another played."""
+    others = sorted({m.origin for m in sim.board.legal_moves} - {move.origin})
+    sim.think(settled=True)
+    sim.touch(sim.rng.choice(others))
+    sim.irregular("touched-piece-not-moved")
+    sim.play(move)
+    sim.press()
+
+
+def _piece_moved_after_release(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 4.6: the piece set down and left on one square, then moved on to the one it ends on."""
+    h, m = sim.hands, sim.model
+    first = sim.rng.choice([x for x in sim.board.legal_moves
+                            if x.origin == move.origin and x.destination != move.destination])
+    king = bool(sim.board.piece_at(move.origin)[1])
+    slide = king and sim.rng.random() < m.slide_p
+    sim.think(settled=True)
+    text = sim.board.move_text(move)
+    h.pick_up(move.origin)
+    h.carry(between(sim.variant, move.origin, first.destination), slide)
+    h.place(first.destination)
+    h.wait(m.release_s)
+    h.pick_up(first.destination)
+    h.carry(between(sim.variant, first.destination, move.destination), slide)
+    h.place(move.destination)
+    sim.irregular("piece-moved-after-release")
+    side = sim.side
+    sim.board.push(move)
+    sim.expect(text, side)
+    sim.press()
+
+
+def _opponent_piece_touched(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 4.13; 004 42.E: a piece of the opponent lifted and put back before moving."""
+    sim.think(settled=True)
+    sim.touch(sim.rng.choice(_theirs(sim, move.captured)))
+    sim.irregular("opponent-piece-touched")
+    sim.play(move)
+    sim.press()
+
+
+def _capture_removed_early(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 3.8; 004 42.J: a captured piece taken off while the capturing piece is still under way."""
+    sim.think(settled=True)
+    sim.irregular("capture-removed-early")
+    move = sim.any_path(move)
+    sim.play(move, early=sim.rng.choice(move.captured))
+    sim.press()
+
+
+def _capture_not_removed(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.K: the clock pressed (without a clock: the opponent began) with captured pieces on the board."""
+    before = sim.board.pieces()
+    path = sim.any_path(move)
+    left = sim.rng.randint(1, len(path.captured))
+    order = list(path.captured)
+    sim.rng.shuffle(order)
+    removed, remaining = order[: len(order) - left], order[len(order) - left:]
+    side = sim.side
+    sim.think(settled=True)
+    idx = sim.irregular("capture-not-removed", corrected=False)
+    sim.play(path, removal=removed)
+    sim.press()
+    if corrected:
+        sim.hands.wait(sim.model.settle_s)
+        for c in remaining:
+            sim.hands.lift(c)
+            sim.hands.wait(sim.model.removal_gap_s)
+        sim.correct(idx)
+        return
+    pieces = sim.board.pieces()
+    for c in remaining:
+        pieces[c] = before[c]
+    sim.set_position(pieces, not side)
+
+
+def _wrong_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.G, 42.L: an opponent's piece that was not captured taken off the board."""
+    victim = sim.rng.choice(_theirs(sim, move.captured))
+    side = sim.side
+    sim.think(settled=True)
+    idx = sim.irregular("wrong-piece-removed")
+    sim.play(move)
+    sim.hands.wait(sim.model.removal_gap_s)
+    sim.hands.lift(victim)
+    sim.press()
+    _settle_removal(sim, idx, victim, side, corrected)
+
+
+def _own_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.N: the mover takes one of his own pieces off the board."""
+    victim = sim.rng.choice(_own(sim, (move.origin,)))
+    side = sim.side
+    sim.think(settled=True)
+    idx = sim.irregular("own-piece-removed")
+    sim.play(move)
+    sim.hands.wait(sim.model.removal_gap_s)
+    sim.hands.lift(victim)
+    sim.press()
+    _settle_removal(sim, idx, victim, side, corrected)
+
+
+def _settle_removal(sim: Simulation, idx: int, victim: int, side: bool, corrected: bool) -> None:
+    if corrected:
+        sim.hands.wait(sim.model.settle_s)
+        sim.hands.place(victim)
+        sim.correct(idx)
+        return
+    pieces = sim.board.pieces()
+    del pieces[victim]
+    sim.set_position(pieces, not side)
+
+
+def _irregular_move(sim: Simulation, kind: str, move: Move) -> None:
+    side = sim.side
+    sim.think(settled=True)
+    sim.execute(move)
+    sim.irregular(kind)
+    pieces = _after(sim.board, move)
+    sim.expect(_text(sim, move), side)
+    sim.set_position(pieces, not side)
+    sim.press()
+
+
+def _capture_not_taken(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 3.3; 004 42.F: a plain move played when a capture was compulsory."""
+    _irregular_move(sim, "capture-not-taken", sim.rng.choice(plain_moves(sim.board)))
+
+
+def _illegal_move(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.B: a man stepped backwards."""
+    _irregular_move(sim, "illegal-move", sim.rng.choice(backward_moves(sim.board)))
+
+
+def _capture_incomplete(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.I, art. 9: the capturing piece stopped before the end of its chain."""
+    path = sim.any_path(move)
+    stops = _incomplete_stops(sim, path)
+    if not stops:
+        path, stops = move, _incomplete_stops(sim, move)
+    k = sim.rng.choice(stops)
+    partial = Move(path.origin, path.path[k], path.path[: k + 1], path.captured[:k], False)
+    _irregular_move(sim, "capture-incomplete", partial)
+
+
+def _two_moves(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.A: a second move made in the same turn (before the press / the opponent's move)."""
+    seconds = _second_moves(sim.board, move)
+    plain = [m for m in seconds if not m.is_capture]
+    second = sim.rng.choice(plain or seconds)
+    side = sim.side
+    sim.think(settled=True)
+    sim.play(move)
+    sim.hands.wait(sim.model.settle_s)
+    sim.board.turn = side
+    sim.irregular("two-moves")
+    sim.play(second)
+    sim.position_changed = True
+    sim.press()
+
+
+def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
+    """004 42.D: the move, once completed (pressed; without a clock, left standing), is undone on the
+    board and another move made instead. Both moves appear in the record's move list."""
+    h, m = sim.hands, sim.model
+    before = sim.board.pieces()
+    side = sim.side
+    sim.think(settled=True)
+    path = sim.any_path(move)
+    sim.play(path)
+    if sim.clock is not None:
+        sim.press()
+    else:
+        h.wait(m.slow_reply_s)
+    h.wait(m.settle_s)
+    h.pick_up(path.destination)
+    h.wait(m.travel_s)
+    h.place(path.origin)
+    for c in path.captured:
+        h.wait(m.removal_gap_s)
+        h.place(c)
+    sim.board.set_pieces(before, side)
+    sim.irregular("move-taken-back")
+    h.wait(m.settle_s)
+    alts = [x for x in sim.board.legal_moves if x.key != move.key]
+    again = sim.rng.choice(alts) if alts else move
+    sim.play(again)
+    sim.position_changed = True
+
+
+def _clock_without_move(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 7.5b: the clock pressed with no move on the board; the turn passes."""
+    side = sim.side
+    sim.think(settled=True)
+    sim.irregular("clock-without-move")
+    sim.press()
+    sim.set_position(sim.board.pieces(), not side)
+
+
+def _position_lost(sim: Simulation, move: Move, corrected: bool) -> None:
+    """000 7.4; 004 art. 46-48: pieces knocked off and displaced, then restored before play goes on."""
+    h, m, rng, v = sim.hands, sim.model, sim.rng, sim.variant
+    pieces = sim.board.pieces()
+    centre = rng.choice(sorted(pieces))
+    cf, cr = v.coords(centre)
+
+    def dist(s: int) -> int:
+        f, r = v.coords(s)
+        return max(abs(f - cf), abs(r - cr))
+
+    whites = sorted((s for s, p in pieces.items() if p[0]), key=dist)
+    blacks = sorted((s for s, p in pieces.items() if not p[0]), key=dist)
+    knocked = {whites[0], blacks[0]} if whites and blacks else set(sorted(pieces, key=dist)[:2])
+    extra = rng.randint(0, 3)
+    for s in sorted(pieces, key=dist):
+        if extra and s not in knocked:
+            knocked.add(s)
+            extra -= 1
+    sim.think(settled=True)
+    order = sorted(knocked)
+    rng.shuffle(order)
+    for s in order:
+        h.lift(s)
+        h.wait((0.06, 0.12))
+    displaced: tuple[int, int] | None = None
+    empty = [s for s in range(1, v.squares + 1) if s not in h.occupied and s not in knocked]
+    if rng.random() < 0.5 and empty:
+        displaced = (order[0], rng.choice(empty))
+        h.place(displaced[1])
+    sim.irregular("position-lost", corrected=True)
+    h.wait((m.stable_s * 1.5, m.stable_s * 3))
+    if displaced:
+        h.lift(displaced[1])
+        h.wait(m.removal_gap_s)
+    for s in order:
+        h.place(s)
+        h.wait(m.removal_gap_s)
+    sim.think(settled=True)
+    sim.play(move)
+    sim.press()
+
+
+def _normal_turn(sim: Simulation, move: Move, corrected: bool) -> None:
+    """A turn played as usual (the wrong set-up was shown and put right before it: :func:`prepare_setup`)."""
+    sim.think()
+    sim.play(move)
+    sim.press()
+
+
+def prepare_setup(sim: Simulation) -> None:
+    """000 7.2; 004 art. 44: the board set up wrongly (a piece missing or on a wrong square), seen by the
+    first frame, then put right before the first move. Call before the clock starts."""
+    h, m, rng, v, board = sim.hands, sim.model, sim.rng, sim.variant, sim.board
+    start = board.occupied()
+    reachable = set()
+    for mv in board.legal_moves:
+        b = board.copy(stack=False)
+        b.push(mv)
+        reachable.add(b.occupied())
+    empty = [s for s in range(1, v.squares + 1) if s not in start]
+    options: list[tuple[int, int | None]] = [(s, None) for s in sorted(start)]
+    options += [(s, e) for s in sorted(start) for e in empty]
+    rng.shuffle(options)
+    for piece, wrong in options:
+        shown = (start - {piece}) | ({wrong} if wrong else set())
+        if shown not in reachable and shown != start:
+            break
+    else:
+        raise InjectionError("no wrong set-up differs from every position one move away")
+    h.occupied = set(shown)
+    h.initial = frozenset(shown)
+    sim.irregular("wrong-setup", corrected=True)
+    h.wait((m.stable_s * 1.5, m.stable_s * 3))
+    if wrong is not None:
+        h.lift(wrong)
+        h.wait(m.travel_s)
+    h.place(piece)
+    h.wait(m.settle_s)
+
+
+HANDLERS: dict[str, Handler] = {
+    "touched-piece-not-moved": _touched_piece_not_moved,
+    "piece-moved-after-release": _piece_moved_after_release,
+    "opponent-piece-touched": _opponent_piece_touched,
+    "capture-removed-early": _capture_removed_early,
+    "capture-not-removed": _capture_not_removed,
+    "wrong-piece-removed": _wrong_piece_removed,
+    "own-piece-removed": _own_piece_removed,
+    "capture-not-taken": _capture_not_taken,
+    "capture-incomplete": _capture_incomplete,
+    "illegal-move": _illegal_move,
+    "two-moves": _two_moves,
+    "move-taken-back": _move_taken_back,
+    "clock-without-move": _clock_without_move,
+    "wrong-setup": _normal_turn,
+    "position-lost": _position_lost,
+}
+
+
+def find_ply(variant, moves, kind: str, *, fen: str | None = None, clock: bool = True, start: int = 0,
+             corrected: bool = False) -> int | None:
+    """The first turn at or after ``start`` where ``kind`` can be injected into the game ``moves`` (Move
+    objects or notation), or None. Leaves room for the opponent's reply when the type must be accepted."""
+    import random as _random
+
+    from rig.simulate.game import _resolve
+    from rig.simulate.model import HumanModel
+    from rig.variants import get_variant
+
+    v = get_variant(variant)
+    plan = _resolve(v, moves, fen)
+    board = Board(v, fen)
+    sim = Simulation(v, board, _random.Random(0), HumanModel(), clock)
+    last = len(plan) if corrected or kind in ALWAYS_CORRECTED else len(plan) - 1
+    for ply, move in enumerate(plan[:last]):
+        sim.ply = ply
+        if ply >= start and applicable(sim, Injection(kind, ply, corrected), move) is None:
+            return ply
+        board.push(move)
+    return None
