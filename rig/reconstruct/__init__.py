@@ -1,0 +1,23 @@
+"""Move reconstruction and irregularity detection: board session events in, the game out.
+
+docs/reconstruction.md explains the decisions; docs/engine-contract.md is the
+contract with the session simulator.
+
+>>> from rig.session import Header
+>>> engine = Reconstructor(Header("portuguese", "fpd-2026"))
+>>> engine.board.turn
+True
+"""
+
+from rig.reconstruct.engine import Reconstructor
+from rig.reconstruct.occupancy import Debouncer, SquareChange
+from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
+                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Output,
+                                     PositionLost, PositionRestored)
+from rig.reconstruct.settings import Settings
+
+__all__ = [
+    "Reconstructor", "Settings", "Debouncer", "SquareChange", "MoveEntry", "MoveWithdrawn", "Irregularity",
+    "IrregularityUpdate", "CounterUpdate", "PositionLost", "PositionRestored", "ClockUpdate", "GameEnd", "Note",
+    "Output", "RULES", "OPEN", "ACCEPTED", "CORRECTED",
+]

@@ -1,0 +1,928 @@
+"""The reconstruction engine: a state machine fed one session event at a time.
+
+docs/reconstruction.md describes how it decides; in short:
+
+- raw frames go through a per-square debounce (:mod:`rig.reconstruct.occupancy`);
+- the confirmed lift/place events of one turn form a *segment*: it starts at
+  the last commit with the occupancy the board then had, and collects the
+  evidence (touches, touch-downs, removals, in time order);
+- a segment is committed as a move at the mover's clock press, or when the
+  opponent lifts one of his own pieces (his move starts), or, without a clock,
+  when the board has been stable for ``stable_s`` with a legal move on it, or
+  at :meth:`Reconstructor.finish`; :func:`rig.reconstruct.matcher.explain`
+  says which move (legal or not) the segment shows;
+- the board always holds the position as it stands, colours from the history;
+  an irregular position is *open* until the opponent's next move accepts it
+  (CODEX art. 42-43, 50) or the board is put right before that (*corrected*:
+  the move is then read again).
+
+Pure: no I/O, no wall clock; time comes in the events, so the same input gives
+the same output, live or replayed.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rig.board import Board
+from rig.move import Move
+from rig.pdn import ClockStamp, GameRecord, result_text
+from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.occupancy import Debouncer, SquareChange
+from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
+                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Output,
+                                     PositionLost, PositionRestored)
+from rig.reconstruct.settings import Settings
+from rig.rulesets import GameTracker
+from rig.session import ArbiterEvent, ClockEvent, Frame, Header
+from rig.variants import get_variant
+
+__all__ = ["Reconstructor"]
+
+SETUP = "setup"
+PLAY = "play"
+LOST = "lost"
+OVER = "over"
+
+_SIDE = {True: "white", False: "black"}
+
+
+@dataclass
+class _Ply:
+    """One committed move entry and what the record needs to write it."""
+
+    board_before: Board
+    move: Move | None
+    legal: bool
+    fen_after: str
+    setup_before: str | None = None    # position the move was played from, when not the record's own
+    needs_setup: bool = False          # the board as it stands differs from the move's legal result
+    clock: ClockStamp | None = None
+    comment: str | None = None
+    irregularities: list[int] = field(default_factory=list)
+    setup_only: bool = False           # an arbiter's set-position, not a move
+
+
+@dataclass
+class _Segment:
+    """The evidence of one turn since the last commit."""
+
+    t0: float
+    occ0: frozenset[int]
+    changes: list[SquareChange] = field(default_factory=list)
+    lifted_at: dict[int, float] = field(default_factory=dict)     # occ0 square -> time it was last lifted
+    placed_at: dict[int, float] = field(default_factory=dict)     # square -> time it was last placed
+    touches: list[tuple[int, float, float]] = field(default_factory=list)   # (square, up, down) put back
+    landings: dict[int, float] = field(default_factory=dict)      # empty-at-start square -> dwell when left
+    lift_order: list[int] = field(default_factory=list)
+    pieces: dict[int, str] | None = None                          # camera view when the turn began
+    last_change: float | None = None
+
+
+@dataclass
+class _Undo:
+    """What the last commit can be put back to before the opponent moves."""
+
+    ply: int
+    occ_before: frozenset[int]
+    board_before: Board
+    legal_after: Board | None = None   # the legal result, when the board shows something else
+
+
+class Reconstructor:
+    """Turns a board session into moves, irregularities, counters and a result.
+
+    >>> from rig.session import Header, Frame
+    >>> r = Reconstructor(Header("portuguese", "fpd-2026"))
+    """
+
+    def __init__(self, header: Header, settings: Settings | None = None, *, trace: bool = False):
+        self.header = header
+        self.settings = settings if settings is not None else Settings()
+        self.trace = trace
+        self.variant = get_variant(header.variant)
+        self.start_board = Board(self.variant, header.fen)
+        self.board = self.start_board.copy(stack=False)
+        self.tracker = GameTracker(header.ruleset, self.start_board.copy(stack=False))
+        self.moves: list[MoveEntry] = []
+        self.irregularities: list[Irregularity] = []
+        self.result = "*"
+        self.result_reason = ""
+        self.counters: tuple[Any, ...] = ()
+        self._reached: dict[str, Any] = {}
+        self._plies: list[_Ply] = []
+        self._deb = Debouncer(self.settings.bounce_s)
+        self._phase = SETUP
+        self._seg = _Segment(0.0, frozenset())
+        self._deferred: deque = deque()
+        self._out: list[Output] = []
+        self._now = 0.0
+        s = self.settings
+        extra_clock = bool(header.extra.get("clock")) or "TimeControl" in header.tags
+        self._clock_mode = s.use_clock if s.use_clock is not None else extra_clock
+        self._times: tuple[int | None, int | None] = (None, None)
+        self._running: str | None = None
+        self._await_time: int | None = None
+        self._undo: _Undo | None = None
+        self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
+        self._split: tuple[int, float, Explanation, frozenset[int]] | None = None
+        self._pieces: dict[int, str] | None = None
+        self._setup_flagged: int | None = None
+        self._lost: int | None = None
+        self._lost_target: Board | None = None
+        self._last_commit_by_press = True
+
+    # -- public API ------------------------------------------------------------------------
+
+    def feed(self, event: Frame | ClockEvent | ArbiterEvent) -> list[Output]:
+        """Take one event (in time order) and return what it decided."""
+        self._out = []
+        t = event.t
+        self._pump(t)
+        if isinstance(event, Frame):
+            if event.pieces is not None:
+                self._pieces = event.pieces
+            first = not self._deb.started
+            self._deb.frame(t, event.occupied)
+            self._now = t
+            if first:
+                self._on_first_frame(t)
+        else:
+            if self._deferred or self._blocked(t):
+                self._deferred.append(event)
+            else:
+                self._now = t
+                self._dispatch(event)
+        return self._out
+
+    def advance(self, t: float) -> list[Output]:
+        """Let time pass to ``t`` with no event (a live source calls this between frames, so the
+        debounce and the stability timer decide without waiting for the next frame)."""
+        self._out = []
+        self._pump(t)
+        return self._out
+
+    def finish(self, t: float | None = None) -> list[Output]:
+        """End of the input: settle what is pending and commit a move that the board explains."""
+        self._out = []
+        end = t if t is not None else self._now
+        for c in self._deb.settle():
+            self._flush_deferred_before(c.t)
+            self._change(c)
+        while self._deferred:
+            ev = self._deferred.popleft()
+            self._now = ev.t
+            self._dispatch(ev)
+        self._check_stable(end + self.settings.stable_s)
+        self._now = max(self._now, end)
+        if self._phase == PLAY:
+            if self._split is not None:
+                self._resolve_split()
+            if self._seg.changes:
+                expl = self._explain()
+                if expl is not None:
+                    self._commit(expl, self._now, "end of the session")
+        self._end_of_game_check(self._now)
+        return self._out
+
+    def report(self) -> dict[str, Any]:
+        """The SESSION-FORMAT.md report: moves, irregularities, draw rules, result."""
+        draw = {c.rule: c for c in self.counters}
+        for rule, c in self._reached.items():
+            draw.setdefault(rule, c)
+        return {
+            "moves": [m.report() for m in self.moves],
+            "irregularities": [i.report() for i in self.irregularities],
+            "draw_rules": [{"rule": c.rule, "from_number": c.from_number, "count": c.count, "limit": c.limit,
+                            "reached": c.reached} for c in draw.values()],
+            "result": self.result,
+        }
+
+    @property
+    def record(self) -> GameRecord:
+        """The game as PDN: each move, ``/FEN/`` setups where the board went on from an irregular
+        position, clock comments, the result (rebuilt from the entries, so withdrawn moves vanish)."""
+        tags = dict(self.header.tags)
+        record = GameRecord(self.variant, tags, self.header.fen)
+        for ply in self._plies:
+            if ply.setup_before is not None:
+                record.add_setup(ply.setup_before)
+            if ply.setup_only:
+                record.add_setup(ply.fen_after, ply.comment)
+            elif ply.legal and ply.move is not None:
+                record.add_move(ply.board_before, ply.move, None if ply.needs_setup else ply.comment,
+                                None if ply.needs_setup else ply.clock)
+                if ply.needs_setup:
+                    record.add_setup(ply.fen_after, ply.comment, ply.clock)
+            else:
+                record.add_setup(ply.fen_after, ply.comment, ply.clock)
+        record.set_result(self.result)
+        return record
+
+    def pdn(self) -> str:
+        return self.record.to_pdn()
+
+    # -- time and ordering -------------------------------------------------------------------
+
+    def _blocked(self, t: float) -> bool:
+        p = self._deb.earliest_pending()
+        return p is not None and p <= t
+
+    def _pump(self, t: float) -> None:
+        """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
+        for c in self._deb.confirm(t):
+            self._flush_deferred_before(c.t)
+            self._check_stable(c.t)
+            self._change(c)
+        while self._deferred and not self._blocked(self._deferred[0].t):
+            ev = self._deferred.popleft()
+            self._check_stable(ev.t)
+            self._now = ev.t
+            self._dispatch(ev)
+        self._check_stable(t)
+
+    def _flush_deferred_before(self, t: float) -> None:
+        while self._deferred and self._deferred[0].t < t:
+            ev = self._deferred.popleft()
+            self._check_stable(ev.t)
+            self._now = ev.t
+            self._dispatch(ev)
+
+    def _check_stable(self, t: float) -> None:
+        """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
+        if self._phase == SETUP:
+            self._check_setup(t)
+            return
+        seg = self._seg
+        if self._phase != PLAY or self._clock_mode or seg.last_change is None or not seg.changes:
+            return
+        deadline = seg.last_change + self.settings.stable_s
+        if deadline > t:
+            return
+        p = self._deb.earliest_pending()
+        if p is not None and p <= deadline:
+            return
+        expl = self._explain()
+        if expl is not None and expl.legal and expl.exact:
+            self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
+        else:
+            seg.last_change = None   # nothing to commit until the board changes again
+
+    # -- events ------------------------------------------------------------------------------
+
+    def _dispatch(self, ev: ClockEvent | ArbiterEvent) -> None:
+        if isinstance(ev, ClockEvent):
+            self._clock(ev)
+        else:
+            self._arbiter(ev)
+
+    def _on_first_frame(self, t: float) -> None:
+        occ = frozenset(self._deb.stable)
+        if self.trace:
+            self._note(t, f"first frame: {len(occ)} squares occupied")
+        self._seg = _Segment(t, occ, pieces=self._pieces)
+        self._check_setup(t)
+
+    def _note(self, t: float, text: str) -> None:
+        self._out.append(Note(t, text))
+
+    def _emit(self, item: Output) -> None:
+        self._out.append(item)
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def _start_occupancy(self) -> frozenset[int]:
+        return self.board.occupied()
+
+    def _check_setup(self, t: float) -> None:
+        if not self._deb.started or self._phase != SETUP:
+            return
+        occ = frozenset(self._deb.stable)
+        target = self._start_occupancy()
+        colours_ok = True
+        if occ == target and self._pieces is not None and set(self._pieces) == set(occ):
+            want = self.board.piece_codes()
+            colours_ok = all(self._pieces[s].lower() == want[s].lower() for s in occ)
+        if occ == target and colours_ok and not self._deb.pending:
+            self._phase = PLAY
+            self._seg = _Segment(t, occ, pieces=self._pieces)
+            if self._setup_flagged is not None:
+                self._set_status(self._setup_flagged, CORRECTED, t, "the board was set up right")
+                self._setup_flagged = None
+            if self.trace:
+                self._note(t, "board set up: the game starts")
+            return
+        last = self._seg.last_change if self._seg.last_change is not None else self._seg.t0
+        if self._setup_flagged is None and not self._deb.pending and t - last >= self.settings.stable_s:
+            self._flag_setup(occ, colours_ok, max(t, last))
+
+    def _flag_setup(self, occ: frozenset[int], colours_ok: bool, t: float) -> None:
+        target = self._start_occupancy()
+        v = self.variant
+        if not colours_ok:
+            detail = "the colours are on the wrong sides: the board is turned round (180 degrees)"
+            squares: tuple[int, ...] = ()
+        elif self.header.fen is None and occ == self._turned_start():
+            detail = "the board is turned a quarter: the double corner is on the wrong side"
+            squares = tuple(sorted(occ ^ target))
+        else:
+            squares = tuple(sorted(occ ^ target))
+            missing = sorted(target - occ)
+            extra = sorted(occ - target)
+            detail = f"start position differs: missing {missing}, extra {extra}"
+        self._setup_flagged = self._irregular("wrong-setup", t, squares, detail, white=self.board.turn,
+                                              number=self.tracker.move_number)
+        del v
+
+    def _turned_start(self) -> frozenset[int]:
+        v = self.variant
+        rows = len(v.white_start) // v.half
+        return frozenset(s for s in range(1, v.squares + 1)
+                         if v.coords(s)[0] < rows or v.coords(s)[0] >= v.size - rows)
+
+    # -- square changes ----------------------------------------------------------------------
+
+    def _change(self, c: SquareChange) -> None:
+        if self.trace:
+            self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
+        if self._phase == SETUP:
+            self._seg.last_change = c.t
+            self._check_setup(c.t)
+            return
+        if self._phase == OVER:
+            return
+        if self._phase == LOST:
+            self._lost_check(c.t)
+            return
+        occ = frozenset(self._deb.stable)
+        occ_before = occ ^ {c.square}
+        seg = self._seg
+        if c.up and c.square in occ_before and self._split is None:
+            piece = self.board.piece_at(c.square)
+            if piece is not None and piece[0] != self.board.turn and c.square in seg.occ0 and seg.changes:
+                expl = self._explain(occ_before)
+                if expl is not None and c.square not in expl.standing and c.square not in expl.move.captured:
+                    if self._clock_mode:
+                        self._split = (len(seg.changes), c.t, expl, occ_before)
+                    else:
+                        self._commit(expl, c.t, f"{_SIDE[not self.board.turn]} lifted "
+                                                f"{self.variant.square_name(c.square)}: his move starts",
+                                     occ_after=occ_before)
+                        seg = self._seg
+        self._record_change(seg, c)
+        if self._split is not None and not c.up and c.square not in self._split[3]:
+            self._resolve_split()
+            return
+        if self._undo is not None and self._try_undo(c.t, occ):
+            return
+        if len(occ ^ seg.occ0) >= self._lost_limit():
+            self._lose(c.t, occ)
+
+    def _record_change(self, seg: _Segment, c: SquareChange) -> None:
+        s = c.square
+        seg.changes.append(c)
+        seg.last_change = c.t
+        if c.up:
+            if s in seg.occ0 and s not in seg.placed_at:
+                seg.lifted_at[s] = c.t
+                if seg.pieces is None and self._pieces is not None and not seg.lift_order:
+                    seg.pieces = self._pieces
+                seg.lift_order.append(s)
+            elif s in seg.placed_at:
+                down = seg.placed_at.pop(s)
+                if s not in seg.occ0 and c.t - down >= self.settings.touch_s:
+                    seg.landings[s] = c.t - down
+                if s in seg.occ0:
+                    seg.lifted_at[s] = c.t
+                    seg.lift_order.append(s)
+        else:
+            if s in seg.occ0 and s in seg.lifted_at:
+                up = seg.lifted_at.pop(s)
+                if c.t - up >= self.settings.touch_s:
+                    seg.touches.append((s, up, c.t))
+            seg.placed_at[s] = c.t
+
+    def _lost_limit(self) -> int:
+        longest = max((len(m.captured) for m in self.board.legal_moves), default=0)
+        return longest + 2 + self.settings.lost_squares
+
+    # -- explaining and committing -----------------------------------------------------------
+
+    def _explain(self, occ: frozenset[int] | None = None, board: Board | None = None) -> Explanation | None:
+        seg = self._seg
+        occ = frozenset(self._deb.stable) if occ is None else occ
+        return explain(self.board if board is None else board, seg.occ0, occ, frozenset(seg.landings),
+                       tuple(seg.lift_order))
+
+    def _resolve_split(self) -> None:
+        """The opponent's move has begun although the mover never pressed: commit the mover's move
+        as it stood at the opponent's first lift, and read the rest as the opponent's turn."""
+        assert self._split is not None
+        index, t, expl, occ_at = self._split
+        self._split = None
+        rest = self._seg.changes[index:]
+        self._commit(expl, t, f"{_SIDE[not self.board.turn]} began his move without a clock press",
+                     occ_after=occ_at)
+        seg = self._seg
+        for c in rest:
+            self._record_change(seg, c)
+
+    def _physical_after(self, expl: Explanation, occ: frozenset[int]) -> Board:
+        """The position as it stands after ``expl``'s move: captured pieces still standing keep
+        their colour, pieces missing are gone; the opponent is to move."""
+        before = self.board
+        after = before.copy(stack=False)
+        if expl.legal:
+            after.push(expl.move)
+            after = after.copy(stack=False)
+        else:
+            pieces = before.pieces()
+            piece = pieces.pop(expl.move.origin)
+            for s in expl.move.captured:
+                pieces.pop(s, None)
+            pieces[expl.move.destination] = (piece[0], piece[1] or expl.move.promotes)
+            after.set_pieces(pieces, not before.turn)
+        if expl.standing or expl.missing:
+            pieces = after.pieces()
+            old = before.pieces()
+            for s in expl.standing:
+                pieces[s] = old[s]
+            for s in expl.missing:
+                pieces.pop(s, None)
+            after.set_pieces(pieces, after.turn)
+        return after
+
+    def _number_side(self, white: bool) -> int:
+        n = self.tracker.move_number
+        if white == self.board.turn:
+            return n
+        # the side not to move moves again: the number of its previous move
+        return n if white else n - 1
+
+    def _irregular(self, kind: str, t: float, squares, detail: str, white: bool, number: int) -> int:
+        irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), RULES[kind], OPEN, detail)
+        self.irregularities.append(irr)
+        self._emit(irr)
+        return len(self.irregularities) - 1
+
+    def _set_status(self, index: int, status: str, t: float, reason: str) -> None:
+        irr = self.irregularities[index]
+        if irr.status == status:
+            return
+        self.irregularities[index] = replace(irr, status=status)
+        self._emit(IrregularityUpdate(index, status, t, reason))
+
+    def _accept_open(self, mover: bool, t: float) -> None:
+        """The mover's move accepts every open irregularity of his opponent (CODEX art. 42-43, 50)."""
+        side = _SIDE[not mover]
+        for i, irr in enumerate(self.irregularities):
+            if irr.status == OPEN and irr.side == side and irr.type not in ("position-lost", "wrong-setup"):
+                self._set_status(i, ACCEPTED, t, f"{_SIDE[mover]} played on")
+
+    def _commit(self, expl: Explanation, t: float, reason: str, *, occ_after: frozenset[int] | None = None,
+                other_side: bool = False, pass_accepted: bool = False) -> None:
+        """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
+        becomes the position as it stands and the opponent's turn begins."""
+        seg = self._seg
+        occ = frozenset(self._deb.stable) if occ_after is None else occ_after
+        setup_before = None
+        if other_side:
+            flipped = self.board.copy(stack=False)
+            flipped.turn = not flipped.turn
+            self.board = flipped
+            setup_before = flipped.fen()
+        board_before = self.board.copy(stack=False)
+        mover = board_before.turn
+        two_moves = other_side and not pass_accepted
+        number = self.tracker.move_number - (1 if two_moves and not mover else 0)
+        move = expl.move
+        name = self.variant.square_name
+        text = board_before.move_text(move) if expl.legal else move.text(name=name)
+        after = self._physical_after(expl, occ)
+        self._accept_open(mover, t)
+        found: list[int] = []
+        if two_moves:
+            found.append(self._irregular("two-moves", t, (move.origin, move.destination),
+                                         f"{_SIDE[mover]} moved again: {text}", mover, number))
+        if expl.kind is not None:
+            due = ", ".join(board_before.move_text(m) for m in board_before.legal_moves[:6])
+            detail = {"capture-not-taken": f"{text} played; a capture was compulsory ({due})",
+                      "capture-rule-violated": f"{text} took {len(move.captured)}; the law requires one of {due}",
+                      "capture-incomplete": f"{text} stopped before the end of the capture",
+                      "illegal-move": f"{text} is not a move the rules allow"}[expl.kind]
+            found.append(self._irregular(expl.kind, t, move.path, detail, mover, number))
+        if expl.standing:
+            found.append(self._irregular("capture-not-removed", t, sorted(expl.standing),
+                                         "captured pieces still on the board: "
+                                         + ", ".join(name(s) for s in sorted(expl.standing)), mover, number))
+        opp_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] != mover)
+        own_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] == mover)
+        if opp_missing:
+            found.append(self._irregular("wrong-piece-removed", t, opp_missing,
+                                         "not captured, removed: " + ", ".join(name(s) for s in opp_missing),
+                                         mover, number))
+        if own_missing:
+            found.append(self._irregular("own-piece-removed", t, own_missing,
+                                         "own pieces removed: " + ", ".join(name(s) for s in own_missing),
+                                         mover, number))
+        found.extend(self._trail_irregularities(board_before, expl, t, number))
+        legal_in_record = expl.legal
+        entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, after.fen())
+        needs_setup = legal_in_record and (bool(expl.standing) or bool(expl.missing))
+        comment = None
+        if found:
+            comment = "; ".join(self.irregularities[i].type for i in found)
+            if not legal_in_record:
+                comment = f"{_SIDE[mover]} {text}: {comment}"
+        ply = _Ply(board_before, move, legal_in_record, after.fen(), setup_before, needs_setup, None, comment,
+                   found)
+        self._plies.append(ply)
+        self.moves.append(entry)
+        self._emit(entry)
+        if self.trace or found:
+            self._note(t, f"commit {_SIDE[mover]} {text} ({reason})")
+        # the tracker follows the record
+        if setup_before is not None:
+            self.tracker.set_position(setup_before)
+        if legal_in_record:
+            self.tracker.push(move)
+            if needs_setup:
+                self.tracker.set_position(after.fen())
+        else:
+            self.tracker.set_position(after.fen())
+        legal_after = None
+        if needs_setup:
+            legal_after = board_before.copy(stack=False)
+            legal_after.push(move)
+            legal_after = legal_after.copy(stack=False)
+        self._undo = _Undo(len(self._plies) - 1, seg.occ0, board_before, legal_after)
+        if self._taken_back is not None:
+            key, idx = self._taken_back
+            if key == move.key and board_before.key() == self._undo.board_before.key():
+                self._set_status(idx, CORRECTED, t, "the same move was played again")
+            self._taken_back = None
+        self.board = after
+        self._await_time = len(self.moves) - 1
+        self._last_commit_by_press = False
+        self._seg = _Segment(t, occ, pieces=self._pieces)
+        self._split = None
+        self._counters(t)
+        self._end_of_game_check(t)
+
+    def _trail_irregularities(self, board: Board, expl: Explanation, t: float, number: int) -> list[int]:
+        """Touch-move, release and removal-order irregularities from the turn's evidence."""
+        seg = self._seg
+        mover = board.turn
+        move = expl.move
+        found = []
+        name = self.variant.square_name
+        movable = {m.origin for m in board.legal_moves}
+        compulsory = move.is_capture and board.is_capture_due()
+        touched_own = [(s, up) for s, up, _ in seg.touches
+                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover
+                       and s in movable]
+        if touched_own and not compulsory:
+            sq = sorted({s for s, _ in touched_own})
+            found.append(self._irregular("touched-piece-not-moved", t, sq,
+                                         f"touched {', '.join(name(s) for s in sq)}, played {name(move.origin)}",
+                                         mover, number))
+        touched_opp = sorted({s for s, _, _ in seg.touches
+                              if board.piece_at(s) is not None and board.piece_at(s)[0] != mover})
+        if touched_opp:
+            found.append(self._irregular("opponent-piece-touched", t, touched_opp,
+                                         "lifted and put back: " + ", ".join(name(s) for s in touched_opp),
+                                         mover, number))
+        stray = sorted(s for s in seg.landings if s not in move.path)
+        if stray:
+            found.append(self._irregular("piece-moved-after-release", t, stray,
+                                         "set down on " + ", ".join(name(s) for s in stray)
+                                         + f", then moved on to {name(move.destination)}", mover, number))
+        if move.captured:
+            final = seg.placed_at.get(move.destination)
+            if final is None and move.origin == move.destination:
+                final = max((c.t for c in seg.changes if c.square == move.origin and not c.up), default=None)
+            early = sorted(s for s in move.captured
+                           if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
+            if early:
+                found.append(self._irregular("capture-removed-early", t, early,
+                                             "removed before the capturing piece reached "
+                                             f"{name(move.destination)}: " + ", ".join(name(s) for s in early),
+                                             mover, number))
+        if seg.pieces is not None:
+            piece = board.piece_at(move.origin)
+            seen = seg.pieces.get(move.origin)
+            if piece is not None and piece[1] and seen in ("w", "b"):
+                as_man = board.copy(stack=False)
+                pieces = as_man.pieces()
+                pieces[move.origin] = (piece[0], False)
+                as_man.set_pieces(pieces, board.turn)
+                if not any(m.key == move.key for m in as_man.legal_moves):
+                    found.append(self._irregular("uncrowned-king-moved", t, (move.origin,),
+                                                 f"the man on {name(move.origin)} was not crowned yet",
+                                                 mover, number))
+        return found
+
+    def _counters(self, t: float) -> None:
+        counters = tuple(self.tracker.counters())
+        if counters != self.counters:
+            self.counters = counters
+            self._emit(CounterUpdate(t, counters))
+        for c in counters:
+            if c.reached:
+                self._reached[c.rule] = c
+
+    def _end_of_game_check(self, t: float) -> None:
+        if self._phase != PLAY:
+            return
+        outcome = self.tracker.outcome()
+        if outcome is not None and self.result == "*":
+            self._end(t, result_text(self.variant, outcome),
+                      f"{_SIDE[self.tracker.board.turn]} has no move (FPD 5.2; FMJD 7.2; CODEX 57.A)")
+
+    def _end(self, t: float, result: str, reason: str) -> None:
+        self.result = result
+        self.result_reason = reason
+        self._phase = OVER
+        self._emit(GameEnd(t, result, reason))
+
+    # -- corrections and take-backs ----------------------------------------------------------
+
+    def _try_undo(self, t: float, occ: frozenset[int]) -> bool:
+        undo = self._undo
+        assert undo is not None
+        if undo.ply != len(self._plies) - 1:
+            self._undo = None
+            return False
+        ply = self._plies[undo.ply]
+        open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
+        if occ == undo.occ_before and occ != self._seg.occ0:
+            entry = self._withdraw(t, undo)
+            if open_irr:
+                for i in open_irr:
+                    self._set_status(i, CORRECTED, t, "the board was put back before the opponent moved")
+            elif ply.move is not None:
+                idx = self._irregular("move-taken-back", t, (ply.move.origin, ply.move.destination),
+                                      f"{entry.move_text} was taken back", ply.board_before.turn, entry.number)
+                self._taken_back = (ply.move.key, idx)
+            return True
+        if undo.legal_after is not None and occ == undo.legal_after.occupied():
+            for i in open_irr:
+                if self.irregularities[i].type in ("capture-not-removed", "wrong-piece-removed",
+                                                   "own-piece-removed"):
+                    self._set_status(i, CORRECTED, t, "the board was put right before the opponent moved")
+            ply.needs_setup = False
+            ply.fen_after = undo.legal_after.fen()
+            self.moves[undo.ply] = replace(self.moves[undo.ply], fen_after=ply.fen_after)
+            self.board = undo.legal_after.copy(stack=False)
+            self._rebuild_tracker()
+            self._seg = _Segment(t, occ, pieces=self._pieces)
+            undo.legal_after = None
+            return True
+        if open_irr and not ply.legal or any(self.irregularities[i].type == "capture-incomplete" for i in open_irr):
+            expl = explain(undo.board_before, undo.occ_before, occ)
+            if expl is not None and expl.legal and expl.exact:
+                self._withdraw(t, undo)
+                for i in open_irr:
+                    self._set_status(i, CORRECTED, t, "the move was put right before the opponent moved")
+                self._commit(expl, t, "the move read again after the correction")
+                return True
+        return False
+
+    def _withdraw(self, t: float, undo: _Undo) -> MoveEntry:
+        """Take the last move out of the record: the board is back where it was before it."""
+        self._plies.pop()
+        entry = self.moves.pop()
+        self._emit(MoveWithdrawn(t, len(self.moves), entry.move_text))
+        self.board = undo.board_before.copy(stack=False)
+        self._undo = None
+        self._await_time = None
+        self._rebuild_tracker()
+        self._seg = _Segment(t, undo.occ_before, pieces=self._pieces)
+        return entry
+
+    def _rebuild_tracker(self) -> None:
+        tracker = GameTracker(self.header.ruleset, self.start_board.copy(stack=False))
+        for ply in self._plies:
+            if ply.setup_before is not None:
+                tracker.set_position(ply.setup_before)
+            if ply.setup_only:
+                tracker.set_position(ply.fen_after)
+            elif ply.legal and ply.move is not None:
+                tracker.push(ply.move)
+                if ply.needs_setup:
+                    tracker.set_position(ply.fen_after)
+            else:
+                tracker.set_position(ply.fen_after)
+        for white in self.tracker.flags:
+            tracker.flag(white)
+        self.tracker = tracker
+        self.counters = tuple(tracker.counters())
+
+    # -- lost positions ----------------------------------------------------------------------
+
+    def _lose(self, t: float, occ: frozenset[int]) -> None:
+        squares = tuple(sorted(occ ^ self._seg.occ0))
+        self._phase = LOST
+        self._split = None
+        self._lost_target = self.board.copy(stack=False)
+        self._lost = self._irregular("position-lost", t, squares,
+                                     f"{len(squares)} squares changed with no move to explain them",
+                                     self.board.turn, self.tracker.move_number)
+        self._emit(PositionLost(t, squares))
+
+    def _lost_check(self, t: float) -> None:
+        target = self._lost_target
+        if target is None or frozenset(self._deb.stable) != target.occupied():
+            return
+        self._phase = PLAY
+        self.board = target.copy(stack=False)
+        self._seg = _Segment(t, target.occupied(), pieces=self._pieces)
+        self._undo = None
+        if self._lost is not None:
+            self._set_status(self._lost, CORRECTED, t, "the position was restored")
+        self._lost = None
+        self._emit(PositionRestored(t, target.fen()))
+
+    # -- clock -------------------------------------------------------------------------------
+
+    def _clock(self, ev: ClockEvent) -> None:
+        t = ev.t
+        if self.settings.use_clock is None and not self._clock_mode:
+            self._clock_mode = True
+        if ev.event == "press":
+            self._press(ev)
+        elif ev.event == "time":
+            self._times = (ev.white_ms, ev.black_ms)
+            if self._await_time is not None and self._await_time == len(self.moves) - 1:
+                i = self._await_time
+                entry = self.moves[i]
+                ms = ev.white_ms if entry.side == "white" else ev.black_ms
+                self.moves[i] = replace(entry, clock_ms=ms)
+                self._plies[i].clock = ClockStamp(ev.white_ms, ev.black_ms, entry.side == "black")
+                self._await_time = None
+            self._emit(ClockUpdate(t, ev.white_ms, ev.black_ms, self._running))
+        elif ev.event == "flag":
+            white = ev.side == "white"
+            self.tracker.flag(white)
+            if self._phase == OVER:
+                self._note(t, f"{ev.side}'s flag fell after the end of the game")
+                return
+            outcome = self.tracker.flag_outcome()
+            if outcome == "draw":
+                self._end(t, result_text(self.variant, "draw"), "both flags fell (CODEX art. 59.A, 60.A)")
+            elif outcome is not None and len(self.tracker.flags) == 1:
+                self._end(t, result_text(self.variant, outcome),
+                          f"{ev.side}'s flag fell (CODEX art. 29, 57.C; FPD 5.4): the arbiter confirms "
+                          "whether the opponent could still win")
+        elif ev.event in ("pause", "resume"):
+            self._running = None if ev.event == "pause" else self._running
+            self._note(t, f"clock {ev.event}")
+        else:
+            self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _press(self, ev: ClockEvent) -> None:
+        t = ev.t
+        white = ev.side == "white"
+        self._running = _SIDE[not white]
+        if self._phase == SETUP:
+            self._check_setup(t)
+            if self._phase == SETUP:
+                occ = frozenset(self._deb.stable)
+                if self._setup_flagged is None:
+                    self._flag_setup(occ, True, t)
+                self._note(t, f"{ev.side} pressed the clock before the board was set up")
+                return
+        if self._phase in (LOST, OVER) or self._clock_mode is False and self.settings.use_clock is False:
+            self._note(t, f"{ev.side} pressed the clock ({self._phase}): ignored")
+            return
+        seg = self._seg
+        if white != self.board.turn:
+            if self._split is not None:
+                self._resolve_split()
+                seg = self._seg
+            else:
+                if not seg.changes or frozenset(self._deb.stable) == seg.occ0:
+                    self._note(t, f"{ev.side} pressed the clock after his move was read")
+                    return
+                self._other_side_commit(t, white)
+                return
+        self._split = None
+        occ = frozenset(self._deb.stable)
+        if occ == seg.occ0:
+            self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
+                            white, self.tracker.move_number)
+            return
+        expl = self._explain()
+        if expl is not None:
+            self._commit(expl, t, f"{ev.side} pressed the clock")
+            self._last_commit_by_press = True
+            return
+        self._other_side_commit(t, not white, fallback_for=white)
+
+    def _other_side_commit(self, t: float, white: bool, fallback_for: bool | None = None) -> None:
+        """The board shows a move of the side NOT to move: a second move in one turn (CODEX 42.A), or
+        the reply after the mover pressed without moving (FPD 7.5b)."""
+        seg = self._seg
+        other = self.board.copy(stack=False)
+        other.turn = not other.turn
+        expl = explain(other, seg.occ0, frozenset(self._deb.stable), frozenset(seg.landings),
+                       tuple(seg.lift_order))
+        passed = [i for i, irr in enumerate(self.irregularities)
+                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
+        if expl is not None and (expl.legal or fallback_for is not None):
+            if passed:
+                for i in passed:
+                    self._set_status(i, ACCEPTED, t, f"{_SIDE[other.turn]} played on")
+            self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=bool(passed))
+            return
+        occ = frozenset(self._deb.stable)
+        squares = occ ^ seg.occ0
+        if len(squares) >= self.settings.lost_squares:
+            self._lose(t, occ)
+            return
+        mover = self.board.turn
+        text = "?(" + " ".join(("+" if s in occ else "-") + self.variant.square_name(s) for s in sorted(squares)) + ")"
+        after = self._assign(occ)
+        idx = self._irregular("illegal-move", t, sorted(squares),
+                              "the board changed in a way no single move explains", mover,
+                              self.tracker.move_number)
+        self._accept_open(mover, t)
+        entry = MoveEntry(self.tracker.move_number, _SIDE[mover], text, t, None, None, False, after.fen())
+        self._plies.append(_Ply(self.board.copy(stack=False), None, False, after.fen(), None, False, None,
+                                f"{_SIDE[mover]} {text}: illegal-move", [idx]))
+        self.moves.append(entry)
+        self._emit(entry)
+        self._undo = _Undo(len(self._plies) - 1, seg.occ0, self.board.copy(stack=False))
+        self.tracker.set_position(after.fen())
+        self.board = after
+        self._seg = _Segment(t, occ, pieces=self._pieces)
+        self._counters(t)
+
+    def _assign(self, occ: frozenset[int]) -> Board:
+        """Colours for a board no move explains: pieces that stayed keep theirs; a new square takes
+        the nearest piece that left (the mover's first); anything else is flagged as the mover's man."""
+        before = self.board.pieces()
+        mover = self.board.turn
+        kept = {s: p for s, p in before.items() if s in occ}
+        left = sorted((s for s in before if s not in occ), key=lambda s: (before[s][0] != mover, s))
+        v = self.variant
+        for s in sorted(occ - set(before)):
+            if left:
+                fs, rs = v.coords(s)
+                src = min(left, key=lambda x: (before[x][0] != mover,
+                                               max(abs(v.coords(x)[0] - fs), abs(v.coords(x)[1] - rs))))
+                left.remove(src)
+                kept[s] = before[src]
+            else:
+                kept[s] = (mover, False)
+        b = Board(v)
+        b.set_pieces(kept, not mover)
+        return b
+
+    # -- arbiter -----------------------------------------------------------------------------
+
+    def _arbiter(self, ev: ArbiterEvent) -> None:
+        t = ev.t
+        if ev.action in ("accept", "rectify"):
+            if ev.ref is None or not 0 <= ev.ref < len(self.irregularities):
+                self._note(t, f"arbiter {ev.action}: no irregularity {ev.ref}")
+                return
+            self._set_status(ev.ref, ACCEPTED if ev.action == "accept" else CORRECTED, t,
+                             f"arbiter decision{': ' + ev.note if ev.note else ''}")
+        elif ev.action == "set-position":
+            try:
+                board = Board(self.variant, ev.fen)
+            except ValueError as exc:
+                self._note(t, f"arbiter set-position ignored: {exc}")
+                return
+            self._plies.append(_Ply(self.board.copy(stack=False), None, False, board.fen(), None, False, None,
+                                    "position set by the arbiter", [], True))
+            self.tracker.set_position(board.fen())
+            self._undo = None
+            self._split = None
+            if self._phase in (LOST, SETUP):
+                self._lost_target = board
+                self.board = board.copy(stack=False)
+                if self._phase == SETUP:
+                    self.start_board = board.copy(stack=False)
+                    self._check_setup(t)
+                else:
+                    self._lost_check(t)
+            else:
+                self.board = board.copy(stack=False)
+                self._seg = _Segment(t, frozenset(self._deb.stable), pieces=self._pieces)
+                if frozenset(self._deb.stable) != board.occupied():
+                    self._lost_target = board
+                    self._phase = LOST
+            self._note(t, f"arbiter set the position {board.fen()}")
+        elif ev.action == "result":
+            if ev.result:
+                try:
+                    self.record.set_result(ev.result)
+                except ValueError as exc:
+                    self._note(t, f"arbiter result ignored: {exc}")
+                    return
+                self._end(t, GameRecord(self.variant, result=ev.result).result,
+                          f"arbiter{': ' + ev.note if ev.note else ''}")

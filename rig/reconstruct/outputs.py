@@ -1,0 +1,217 @@
+"""What the reconstruction engine emits: small frozen value types, one per kind of finding.
+
+Each has ``t`` (session seconds) and ``to_json()`` (a JSON-ready dict with a ``"kind"``),
+so the live feed, the journal and ``rig transcribe --explain`` share one vocabulary.
+Irregularity ids, rule articles and statuses are those of SESSION-FORMAT.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from rig.move import Move
+
+__all__ = [
+    "MoveEntry",
+    "MoveWithdrawn",
+    "Irregularity",
+    "IrregularityUpdate",
+    "CounterUpdate",
+    "PositionLost",
+    "PositionRestored",
+    "ClockUpdate",
+    "GameEnd",
+    "Note",
+    "Output",
+    "RULES",
+    "OPEN",
+    "ACCEPTED",
+    "CORRECTED",
+]
+
+OPEN = "open"
+ACCEPTED = "accepted"
+CORRECTED = "corrected"
+
+#: The rule articles of each irregularity type (SESSION-FORMAT.md "Irregularity types").
+RULES: dict[str, str] = {
+    "touched-piece-not-moved": "FPD 4.3-4.4; CODEX art. 42.C",
+    "piece-moved-after-release": "FPD 4.6",
+    "opponent-piece-touched": "FPD 4.13; CODEX art. 42.E",
+    "capture-removed-early": "FPD 3.8; CODEX art. 42.J",
+    "capture-not-removed": "CODEX art. 42.K",
+    "wrong-piece-removed": "CODEX art. 42.G, 42.L",
+    "own-piece-removed": "CODEX art. 42.N",
+    "capture-not-taken": "FPD 3.3; CODEX art. 42.F",
+    "capture-rule-violated": "FPD 3.7; CODEX art. 42.H",
+    "capture-incomplete": "CODEX art. 42.I, art. 9",
+    "illegal-move": "CODEX art. 42.B",
+    "two-moves": "CODEX art. 42.A",
+    "move-taken-back": "CODEX art. 42.D",
+    "clock-without-move": "FPD 7.5b",
+    "uncrowned-king-moved": "CODEX art. 42.O; FMJD 3.7",
+    "wrong-setup": "FPD 7.2; CODEX art. 44",
+    "position-lost": "FPD 7.4; CODEX art. 46-48",
+}
+
+
+def _r(t: float) -> float:
+    return round(t, 3)
+
+
+@dataclass(frozen=True)
+class MoveEntry:
+    """A move made on the board, legal or not, in the variant's notation as the piece went.
+
+    ``number``/``side``: PDN move number and the player who moved. ``clock_ms``: the mover's
+    remaining time after his press, when a clock reported it. ``move`` is None only for a
+    change no single piece move describes. ``fen_after``: the position the record continues
+    from (the board as it stands, colours from the history).
+    """
+
+    number: int
+    side: str
+    move_text: str
+    t: float
+    clock_ms: int | None
+    move: Move | None
+    legal: bool
+    fen_after: str
+
+    def report(self) -> dict[str, Any]:
+        """The ``moves[]`` item of the SESSION-FORMAT.md report."""
+        return {"number": self.number, "side": self.side, "move": self.move_text, "t": _r(self.t),
+                "clock_ms": self.clock_ms}
+
+    def to_json(self) -> dict[str, Any]:
+        d = {"kind": "move", **self.report(), "legal": self.legal, "fen_after": self.fen_after}
+        return d
+
+
+@dataclass(frozen=True)
+class MoveWithdrawn:
+    """A move entry taken out of the record: the board was put back before the opponent moved,
+    and the move is read again (``index`` into ``moves`` as it was)."""
+
+    t: float
+    index: int
+    move_text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "move-withdrawn", "t": _r(self.t), "index": self.index, "move": self.move_text}
+
+
+@dataclass(frozen=True)
+class Irregularity:
+    """An irregularity the rule books name, with its evidence (``squares``, ``detail``)."""
+
+    type: str
+    number: int
+    side: str
+    t: float
+    squares: tuple[int, ...]
+    rule: str
+    status: str = OPEN
+    detail: str = ""
+
+    def report(self) -> dict[str, Any]:
+        """The ``irregularities[]`` item of the SESSION-FORMAT.md report (plus ``detail``)."""
+        d: dict[str, Any] = {"type": self.type, "number": self.number, "side": self.side, "t": _r(self.t),
+                             "squares": list(self.squares), "rule": self.rule, "status": self.status}
+        if self.detail:
+            d["detail"] = self.detail
+        return d
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "irregularity", **self.report()}
+
+
+@dataclass(frozen=True)
+class IrregularityUpdate:
+    """Irregularity ``index`` changed status (accepted by the opponent's move, corrected, or by the arbiter)."""
+
+    index: int
+    status: str
+    t: float
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "irregularity-update", "index": self.index, "status": self.status, "t": _r(self.t),
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class CounterUpdate:
+    """The rule set's draw counters after a move (``rig.rulesets.DrawCounter`` values)."""
+
+    t: float
+    counters: tuple[Any, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "counters", "t": _r(self.t), "counters": [
+            {k: getattr(c, k) for k in ("rule", "title", "count", "limit", "unit", "from_number", "reached")
+             if hasattr(c, k)} for c in self.counters]}
+
+
+@dataclass(frozen=True)
+class PositionLost:
+    """The board no longer matches any position the engine can explain (FPD 7.4; CODEX art. 46-48)."""
+
+    t: float
+    squares: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "position-lost", "t": _r(self.t), "squares": list(self.squares)}
+
+
+@dataclass(frozen=True)
+class PositionRestored:
+    """The board matches a known position again (the last one, or one the arbiter set)."""
+
+    t: float
+    fen: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "position-restored", "t": _r(self.t), "fen": self.fen}
+
+
+@dataclass(frozen=True)
+class ClockUpdate:
+    """The clock's times; ``running`` is the side whose clock runs (None when stopped)."""
+
+    t: float
+    white_ms: int | None
+    black_ms: int | None
+    running: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "clock", "t": _r(self.t), "white_ms": self.white_ms, "black_ms": self.black_ms,
+                "running": self.running}
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    """The game ended: ``result`` is the PDN result text, ``reason`` says why (with the article)."""
+
+    t: float
+    result: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "game-end", "t": _r(self.t), "result": self.result, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the engine decided that is not a finding (for ``--explain`` and the journal)."""
+
+    t: float
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "note", "t": _r(self.t), "text": self.text}
+
+
+Output = Union[MoveEntry, MoveWithdrawn, Irregularity, IrregularityUpdate, CounterUpdate, PositionLost,
+               PositionRestored, ClockUpdate, GameEnd, Note]
