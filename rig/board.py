@@ -310,11 +310,10 @@ def perft(board: Board, depth: int) -> int:
     gen = generate
     count = count_moves
 
-    def rec(wm: int, wk: int, bm: int, bk: int, white: bool, d: int) -> int:
-        if d == 1:
-            return count(g, wm, wk, bm, bk, white)
+    def rec(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, d: int) -> int:
         moves = gen(g, wm, wk, bm, bk, white)
         d -= 1
+        nxt = count if d == 1 else rec
         total = 0
         if white:
             for frm, to, cap, promo, _, _ in moves:
@@ -322,24 +321,26 @@ def perft(board: Board, depth: int) -> int:
                 tb = 1 << to
                 if wm & fb:
                     if promo:
-                        total += rec(wm ^ fb, wk | tb, bm & ~cap, bk & ~cap, False, d)
+                        total += nxt(g, wm ^ fb, wk | tb, bm & ~cap, bk & ~cap, False, d)
                     else:
-                        total += rec(wm ^ fb ^ tb, wk, bm & ~cap, bk & ~cap, False, d)
+                        total += nxt(g, wm ^ fb ^ tb, wk, bm & ~cap, bk & ~cap, False, d)
                 else:
-                    total += rec(wm, wk ^ fb ^ tb, bm & ~cap, bk & ~cap, False, d)
+                    total += nxt(g, wm, wk ^ fb ^ tb, bm & ~cap, bk & ~cap, False, d)
         else:
             for frm, to, cap, promo, _, _ in moves:
                 fb = 1 << frm
                 tb = 1 << to
                 if bm & fb:
                     if promo:
-                        total += rec(wm & ~cap, wk & ~cap, bm ^ fb, bk | tb, True, d)
+                        total += nxt(g, wm & ~cap, wk & ~cap, bm ^ fb, bk | tb, True, d)
                     else:
-                        total += rec(wm & ~cap, wk & ~cap, bm ^ fb ^ tb, bk, True, d)
+                        total += nxt(g, wm & ~cap, wk & ~cap, bm ^ fb ^ tb, bk, True, d)
                 else:
-                    total += rec(wm & ~cap, wk & ~cap, bm, bk ^ fb ^ tb, True, d)
+                    total += nxt(g, wm & ~cap, wk & ~cap, bm, bk ^ fb ^ tb, True, d)
         return total
 
     if depth <= 0:
         return 1
-    return rec(board.wm, board.wk, board.bm, board.bk, board.turn, depth)
+    if depth == 1:
+        return count(g, board.wm, board.wk, board.bm, board.bk, board.turn)
+    return rec(g, board.wm, board.wk, board.bm, board.bk, board.turn, depth)

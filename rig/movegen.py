@@ -101,26 +101,17 @@ def _king_chains(start: int, b: int, capmask: int, opp: int, occ: int, ray_masks
 
 
 def _chains(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs: tuple[int, ...]) -> list[tuple]:
-    """Every maximal capture chain of every piece: (from, to, capmask, path, caps) tuples."""
+    """Every maximal capture chain of the given men and kings: (from, to, capmask, path, caps)
+    tuples. ``men`` and ``kings`` may be narrowed to the pieces :func:`_capturers` names."""
     out: list[tuple] = []
     if men:
-        # quick whole-board test per direction before any per-piece search
-        deltas = g.deltas
+        jumps = g.jumps[man_dirs]
         empty = g.mask & ~occ
-        cand = 0
-        for d in man_dirs:
-            dl = deltas[d]
-            if dl > 0:
-                cand |= men & (opp >> dl) & (empty >> (dl + dl))
-            else:
-                cand |= men & (opp << -dl) & (empty << -(dl + dl))
-        if cand:
-            jumps = g.jumps[man_dirs]
-            while cand:
-                low = cand & -cand
-                cand ^= low
-                start = low.bit_length() - 1
-                _man_chains(start, start, 0, opp, empty | low, jumps, [start], [], out)
+        while men:
+            low = men & -men
+            men ^= low
+            start = low.bit_length() - 1
+            _man_chains(start, start, 0, opp, empty | low, jumps, [start], [], out)
     if kings:
         ray_masks = g.ray_masks
         while kings:
@@ -175,8 +166,9 @@ def generate(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool,
     men, kings, opp, opp_kings, promo, fwd = _sides(g, wm, wk, bm, bk, white)
     occ = wm | wk | bm | bk
     man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    if opp and has_capture(g, men, kings, opp, occ, man_dirs):
-        chains = _chains(g, men, kings, opp, occ, man_dirs)
+    cand, kcand = _capturers(g, men, kings, opp, occ, man_dirs)
+    if cand or kcand:
+        chains = _chains(g, cand, kcand, opp, occ, man_dirs)
         return _select(chains, men, opp_kings, g.variant.quality_rule, promo, all_paths)
 
     out: list[tuple] = []
@@ -216,18 +208,21 @@ def generate_all_paths(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: b
     return generate(g, wm, wk, bm, bk, white, all_paths=True)
 
 
-def has_capture(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs: tuple[int, ...]) -> bool:
-    """True if some piece can capture (FPD 3.3a, FMJD 4.1): whole-board shifts for the men,
-    for each king the nearest piece on each ray, an opponent with a free square behind it."""
+def _capturers(g: Geometry, men: int, kings: int, opp: int, occ: int,
+               man_dirs: tuple[int, ...]) -> tuple[int, int]:
+    """(men, kings) that can make a first capture: whole-board shifts for the men; for each
+    king, the nearest piece on some ray is an opponent with a free square right behind it."""
     empty = g.mask & ~occ
-    deltas = g.deltas
-    for d in man_dirs:
-        dl = deltas[d]
-        if dl > 0:
-            if men & (opp >> dl) & (empty >> (dl + dl)):
-                return True
-        elif men & (opp << -dl) & (empty << -(dl + dl)):
-            return True
+    cand = 0
+    if men:
+        deltas = g.deltas
+        for d in man_dirs:
+            dl = deltas[d]
+            if dl > 0:
+                cand |= men & (opp >> dl) & (empty >> (dl + dl))
+            else:
+                cand |= men & (opp << -dl) & (empty << -(dl + dl))
+    kcand = 0
     if kings:
         ray_masks = g.ray_masks
         nxt = g.next
@@ -235,33 +230,36 @@ def has_capture(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs:
             low = kings & -kings
             kings ^= low
             b = low.bit_length() - 1
-            for d in (0, 1):
+            for d in (0, 1, 2, 3):
                 blockers = ray_masks[d][b] & occ
                 if blockers:
-                    v = blockers.bit_length() - 1
+                    v = blockers.bit_length() - 1 if d < 2 else (blockers & -blockers).bit_length() - 1
                     if (opp >> v) & 1:
                         land = nxt[d][v]
                         if land >= 0 and (empty >> land) & 1:
-                            return True
-            for d in (2, 3):
-                blockers = ray_masks[d][b] & occ
-                if blockers:
-                    v = (blockers & -blockers).bit_length() - 1
-                    if (opp >> v) & 1:
-                        land = nxt[d][v]
-                        if land >= 0 and (empty >> land) & 1:
-                            return True
-    return False
+                            kcand |= low
+                            break
+    return cand, kcand
 
 
-def count_moves(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool) -> int:
+def has_capture(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool) -> bool:
+    """True if the side to move must capture (FPD 3.3a, FMJD 4.1)."""
+    men, kings, opp, _, _, fwd = _sides(g, wm, wk, bm, bk, white)
+    man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
+    cand, kcand = _capturers(g, men, kings, opp, wm | wk | bm | bk, man_dirs)
+    return bool(cand or kcand)
+
+
+def count_moves(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, depth: int = 1) -> int:
     """``len(generate(...))`` (one per origin, destination, captured set), for perft's bulk count:
-    the same capture chains and laws, but no move tuples; quiet moves are counted on masks."""
+    the same capture chains and laws, but no move tuples; quiet moves are counted on masks.
+    ``depth`` is always 1: it lets perft call this in place of its own recursion."""
     men, kings, opp, opp_kings, _, fwd = _sides(g, wm, wk, bm, bk, white)
     occ = wm | wk | bm | bk
     man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    if opp and has_capture(g, men, kings, opp, occ, man_dirs):
-        chains = _best(_chains(g, men, kings, opp, occ, man_dirs), opp_kings, g.variant.quality_rule)
+    cand, kcand = _capturers(g, men, kings, opp, occ, man_dirs)
+    if cand or kcand:
+        chains = _best(_chains(g, cand, kcand, opp, occ, man_dirs), opp_kings, g.variant.quality_rule)
         if len(chains[0][4]) == 1:
             return len(chains)  # one capture: the victim and landing square tell chains apart
         return len({(c[0], c[1], c[2]) for c in chains})
