@@ -5,7 +5,8 @@ every frame has them, else the occupied squares through the cell map) and
 finds:
 
 - ``stuck-closed``: occupied in the first frame where the start position has
-  no piece, or occupied in every frame while most other squares changed;
+  no piece; or (suspect) never released, a diagonal neighbour (or a jump away) of
+  a square where a piece was put down that no lift accounts for;
 - ``dead``: a square the start position needs that is never occupied;
 - ``chattering``: a square that keeps blinking (on and off within
   ``blink_s``), counted as a rate;
@@ -62,8 +63,11 @@ def _cells_of(frame: Frame, cellmap: CellMap, use_raw: bool) -> frozenset[Cell]:
 
 
 def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None = None, *,
-                      blink_s: float = 0.1, chatter_min: int = 3) -> list[Finding]:
-    """The findings of a recorded session (empty: nothing wrong seen)."""
+                      blink_s: float = 0.1, chatter_min: int = 3, hand_s: float = 0.8) -> list[Finding]:
+    """The findings of a recorded session (empty: nothing wrong seen).
+
+    ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere.
+    """
     v = get_variant(header.variant)
     cellmap = cellmap or default_cellmap(v)
     frames = [e for e in events if isinstance(e, Frame)]
@@ -80,6 +84,8 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     changed = Counter()
     on_times: dict[Cell, list[float]] = {}
     blinks = Counter()
+    stuck_suspects: set[Cell] = set()
+    lifts: list[float] = []  # times of lifts not yet matched by a put-down
     ghosts: list[tuple[int, Cell, set[Cell]]] = []  # (frame index, ghost, candidate diode-less corners)
     for (t0, a), (t1, b) in zip(seq, seq[1:]):
         for cell in a ^ b:
@@ -91,6 +97,17 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
             if ts and t1 - ts[-1] < blink_s:
                 blinks[cell] += 1
         appeared = b - a
+        lifts = [t for t in lifts if t1 - t <= hand_s] + [t1] * len(a - b)
+        if len(appeared) > len(lifts):  # a piece put down that no lift accounts for: its origin never opened
+            for x in appeared:  # its origin: a never-released diagonal neighbour (a jump away if none)
+                fx, rx = v.coords(sq(x))
+                for dist in (1, 2):
+                    near = {c for c in a & always
+                            if abs(v.coords(sq(c))[0] - fx) == dist == abs(v.coords(sq(c))[1] - rx)}
+                    if near:
+                        stuck_suspects |= near
+                        break
+        del lifts[:len(appeared)]
         if len(appeared) >= 2:  # one hand places one piece: the others may be ghosts
             for x in appeared:
                 cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
@@ -105,11 +122,9 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
                                + (" and never released" if cell in always else "")))
         for cell in sorted(expected - ever):
             out.append(Finding("dead", sq(cell), "never occupied although the starting position has a piece there"))
-    moving = sum(1 for c in changed if changed[c])
-    for cell in sorted(always):
-        if (start is None or cell in cellmap.cells_of(start)) and moving >= max(4, len(first) // 2):
-            out.append(Finding("stuck-closed", sq(cell),
-                               f"occupied throughout while {moving} other squares changed", "suspect"))
+    for cell in sorted(always & stuck_suspects):
+        out.append(Finding("stuck-closed", sq(cell), "a piece appeared next to it without being lifted from "
+                           "anywhere, and this square never released", "suspect"))
     duration = max(seq[-1][0] - seq[0][0], 1e-9)
     for cell, n in sorted(blinks.items()):
         if n >= chatter_min:
