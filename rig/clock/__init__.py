@@ -25,7 +25,7 @@ import queue
 import threading
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal
 
 from rig.errors import RigError
