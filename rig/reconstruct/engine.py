@@ -129,6 +129,7 @@ class Reconstructor:
         self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
         self._split: tuple[int, float, Explanation, frozenset[int]] | None = None
         self._pieces: dict[int, str] | None = None
+        self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
@@ -279,7 +280,7 @@ class Reconstructor:
             self._arbiter(ev)
 
     def _on_first_frame(self, t: float) -> None:
-        occ = frozenset(self._deb.stable)
+        occ = self._occ = frozenset(self._deb.stable)
         if self.trace:
             self._note(t, f"first frame: {len(occ)} squares occupied")
         self._seg = _Segment(t, occ, pieces=self._pieces)
@@ -299,7 +300,7 @@ class Reconstructor:
     def _check_setup(self, t: float) -> None:
         if not self._deb.started or self._phase != SETUP:
             return
-        occ = frozenset(self._deb.stable)
+        occ = self._occ
         target = self._start_occupancy()
         colours_ok = True
         if occ == target and self._pieces is not None and set(self._pieces) == set(occ):
@@ -345,6 +346,7 @@ class Reconstructor:
     # -- square changes ----------------------------------------------------------------------
 
     def _change(self, c: SquareChange) -> None:
+        self._occ = self._occ - {c.square} if c.up else self._occ | {c.square}
         if self.trace:
             self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
         if self._phase == SETUP:
@@ -356,7 +358,7 @@ class Reconstructor:
         if self._phase == LOST:
             self._lost_check(c.t)
             return
-        occ = frozenset(self._deb.stable)
+        occ = self._occ
         occ_before = occ ^ {c.square}
         seg = self._seg
         if c.up and c.square in occ_before and self._split is None:
@@ -412,7 +414,7 @@ class Reconstructor:
 
     def _explain(self, occ: frozenset[int] | None = None, board: Board | None = None) -> Explanation | None:
         seg = self._seg
-        occ = frozenset(self._deb.stable) if occ is None else occ
+        occ = self._occ if occ is None else occ
         return explain(self.board if board is None else board, seg.occ0, occ, frozenset(seg.landings),
                        tuple(seg.lift_order))
 
@@ -486,7 +488,7 @@ class Reconstructor:
         """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
         becomes the position as it stands and the opponent's turn begins."""
         seg = self._seg
-        occ = frozenset(self._deb.stable) if occ_after is None else occ_after
+        occ = self._occ if occ_after is None else occ_after
         setup_before = None
         if other_side:
             flipped = self.board.copy(stack=False)
@@ -734,7 +736,7 @@ class Reconstructor:
 
     def _lost_check(self, t: float) -> None:
         target = self._lost_target
-        if target is None or frozenset(self._deb.stable) != target.occupied():
+        if target is None or self._occ != target.occupied():
             return
         self._phase = PLAY
         self.board = target.copy(stack=False)
@@ -789,7 +791,7 @@ class Reconstructor:
         if self._phase == SETUP:
             self._check_setup(t)
             if self._phase == SETUP:
-                occ = frozenset(self._deb.stable)
+                occ = self._occ
                 if self._setup_flagged is None:
                     self._flag_setup(occ, True, t)
                 self._note(t, f"{ev.side} pressed the clock before the board was set up")
@@ -803,13 +805,13 @@ class Reconstructor:
                 self._resolve_split()
                 seg = self._seg
             else:
-                if not seg.changes or frozenset(self._deb.stable) == seg.occ0:
+                if not seg.changes or self._occ == seg.occ0:
                     self._note(t, f"{ev.side} pressed the clock after his move was read")
                     return
                 self._other_side_commit(t, white)
                 return
         self._split = None
-        occ = frozenset(self._deb.stable)
+        occ = self._occ
         if occ == seg.occ0:
             self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
                             white, self.tracker.move_number)
@@ -827,7 +829,7 @@ class Reconstructor:
         seg = self._seg
         other = self.board.copy(stack=False)
         other.turn = not other.turn
-        expl = explain(other, seg.occ0, frozenset(self._deb.stable), frozenset(seg.landings),
+        expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings),
                        tuple(seg.lift_order))
         passed = [i for i, irr in enumerate(self.irregularities)
                   if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
@@ -837,7 +839,7 @@ class Reconstructor:
                     self._set_status(i, ACCEPTED, t, f"{_SIDE[other.turn]} played on")
             self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=bool(passed))
             return
-        occ = frozenset(self._deb.stable)
+        occ = self._occ
         squares = occ ^ seg.occ0
         if len(squares) >= self.settings.lost_squares:
             self._lose(t, occ)
@@ -912,8 +914,8 @@ class Reconstructor:
                     self._lost_check(t)
             else:
                 self.board = board.copy(stack=False)
-                self._seg = _Segment(t, frozenset(self._deb.stable), pieces=self._pieces)
-                if frozenset(self._deb.stable) != board.occupied():
+                self._seg = _Segment(t, self._occ, pieces=self._pieces)
+                if self._occ != board.occupied():
                     self._lost_target = board
                     self._phase = LOST
             self._note(t, f"arbiter set the position {board.fen()}")
