@@ -27,7 +27,8 @@ class Geometry:
 
     __slots__ = ("variant", "size", "half", "n", "deltas", "bit", "sq", "mask", "next", "rays",
                  "promo_white", "promo_black", "bit_of_index", "square_bits", "ray_masks",
-                 "jumps")
+                 "step_masks", "jumps",
+                 "backward", "quality", "man_jumps")
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -67,6 +68,8 @@ class Geometry:
         # ray_masks[d][b]: the squares of rays[d][b] as one mask (directions 0, 1 run to lower
         # bits, so their nearest piece is the highest set bit; 2, 3 to higher bits, the lowest)
         self.ray_masks: list[list[int]] = [[sum(1 << t for t in ray) for ray in rays] for rays in self.rays]
+        # step_masks[d][b]: the neighbour of b in direction d as a mask (0 off the board)
+        self.step_masks: list[list[int]] = [[(1 << t) if t >= 0 else 0 for t in nxt] for nxt in self.next]
         # jumps[dirs][b]: the short (man) captures from b in those directions, as
         # (victim mask, landing mask, victim bit, landing bit)
         self.jumps: dict[tuple[int, ...], list[tuple[tuple[int, int, int, int], ...]]] = {}
@@ -81,6 +84,11 @@ class Geometry:
                         out.append((1 << v, 1 << land, v, land))
                 table[b] = tuple(out)
             self.jumps[dirs] = table
+        self.backward = variant.men_capture_backward
+        self.quality = variant.quality_rule
+        # man_jumps[white]: the men's capture table of that colour (FPD 3.4a: forward only)
+        self.man_jumps = ((self.jumps[ALL if self.backward else DOWN]),
+                          (self.jumps[ALL if self.backward else UP]))
         self.promo_white = self.squares_mask(variant.promotion_squares(True))
         self.promo_black = self.squares_mask(variant.promotion_squares(False))
         self.square_bits = tuple(self.bit[1:])

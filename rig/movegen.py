@@ -100,12 +100,12 @@ def _king_chains(start: int, b: int, capmask: int, opp: int, occ: int, ray_masks
         out.append((start, b, capmask, tuple(path), tuple(caps)))
 
 
-def _chains(g: Geometry, men: int, kings: int, opp: int, occ: int, man_dirs: tuple[int, ...]) -> list[tuple]:
+def _chains(g: Geometry, men: int, kings: int, opp: int, occ: int, white: bool) -> list[tuple]:
     """Every maximal capture chain of the given men and kings: (from, to, capmask, path, caps)
     tuples. ``men`` and ``kings`` may be narrowed to the pieces :func:`_capturers` names."""
     out: list[tuple] = []
     if men:
-        jumps = g.jumps[man_dirs]
+        jumps = g.man_jumps[white]
         empty = g.mask & ~occ
         while men:
             low = men & -men
@@ -154,34 +154,34 @@ def _select(chains: list[tuple], men: int, opp_kings: int, quality: bool,
     return out
 
 
-def _sides(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool):
-    if white:
-        return wm, wk, bm | bk, bk, g.promo_white, (0, 1)
-    return bm, bk, wm | wk, wk, g.promo_black, (2, 3)
-
-
 def generate(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool,
              all_paths: bool = False) -> list[tuple]:
     """Legal moves of the side to move, as internal tuples (see module doc)."""
-    men, kings, opp, opp_kings, promo, fwd = _sides(g, wm, wk, bm, bk, white)
+    if white:
+        men, kings, opp, opp_kings, promo = wm, wk, bm | bk, bk, g.promo_white
+    else:
+        men, kings, opp, opp_kings, promo = bm, bk, wm | wk, wk, g.promo_black
     occ = wm | wk | bm | bk
-    man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    cand, kcand = _capturers(g, men, kings, opp, occ, man_dirs)
+    cand, kcand = _capturers(g, men, kings, opp, occ, white, g.backward)
     if cand or kcand:
-        chains = _chains(g, cand, kcand, opp, occ, man_dirs)
-        return _select(chains, men, opp_kings, g.variant.quality_rule, promo, all_paths)
+        chains = _chains(g, cand, kcand, opp, occ, white)
+        return _select(chains, men, opp_kings, g.quality, promo, all_paths)
 
     out: list[tuple] = []
     empty = g.mask & ~occ
-    deltas = g.deltas
-    for d in fwd:
-        dl = deltas[d]
-        targets = ((men >> -dl) if dl < 0 else (men << dl)) & empty
+    s1 = g.half
+    for s in (s1, s1 + 1):
+        # a man steps forward (FPD 3.1a-c): up the board (to b - s) for white, down for black
+        if white:
+            targets = (men >> s) & empty
+        else:
+            targets = (men << s) & empty
+            s = -s
         while targets:
             low = targets & -targets
             targets ^= low
             to = low.bit_length() - 1
-            out.append((to - dl, to, 0, bool(promo & low), None, None))
+            out.append((to + s, to, 0, bool(promo & low), None, None))
     if kings:
         ray_masks = g.ray_masks
         while kings:
@@ -208,35 +208,43 @@ def generate_all_paths(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: b
     return generate(g, wm, wk, bm, bk, white, all_paths=True)
 
 
-def _capturers(g: Geometry, men: int, kings: int, opp: int, occ: int,
-               man_dirs: tuple[int, ...]) -> tuple[int, int]:
-    """(men, kings) that can make a first capture: whole-board shifts for the men; for each
-    king, the nearest piece on some ray is an opponent with a free square right behind it."""
+def _capturers(g: Geometry, men: int, kings: int, opp: int, occ: int, white: bool,
+               backward: bool) -> tuple[int, int]:
+    """(men, kings) that can make a first capture: whole-board shifts for the men (forward,
+    and backward where ``backward``); for each king, the nearest piece on some ray is an
+    opponent with a free square right behind it."""
     empty = g.mask & ~occ
     cand = 0
     if men:
-        deltas = g.deltas
-        for d in man_dirs:
-            dl = deltas[d]
-            if dl > 0:
-                cand |= men & (opp >> dl) & (empty >> (dl + dl))
-            else:
-                cand |= men & (opp << -dl) & (empty << -(dl + dl))
+        s1 = g.half
+        s2 = s1 + 1
+        if white or backward:  # up the board: victim at b - s, landing at b - 2s
+            cand = men & (((opp << s1) & (empty << (s1 + s1))) | ((opp << s2) & (empty << (s2 + s2))))
+        if backward or not white:  # down the board: victim at b + s, landing at b + 2s
+            cand |= men & (((opp >> s1) & (empty >> (s1 + s1))) | ((opp >> s2) & (empty >> (s2 + s2))))
     kcand = 0
     if kings:
         ray_masks = g.ray_masks
-        nxt = g.next
+        steps = g.step_masks
+        up = ((ray_masks[0], steps[0]), (ray_masks[1], steps[1]))
+        down = ((ray_masks[2], steps[2]), (ray_masks[3], steps[3]))
         while kings:
             low = kings & -kings
             kings ^= low
             b = low.bit_length() - 1
-            for d in (0, 1, 2, 3):
-                blockers = ray_masks[d][b] & occ
+            for rm, st in up:
+                blockers = rm[b] & occ
                 if blockers:
-                    v = blockers.bit_length() - 1 if d < 2 else (blockers & -blockers).bit_length() - 1
-                    if (opp >> v) & 1:
-                        land = nxt[d][v]
-                        if land >= 0 and (empty >> land) & 1:
+                    v = blockers.bit_length() - 1
+                    if (opp >> v) & 1 and st[v] & empty:
+                        kcand |= low
+                        break
+            else:
+                for rm, st in down:
+                    blockers = rm[b] & occ
+                    if blockers:
+                        v = (blockers & -blockers).bit_length() - 1
+                        if (opp >> v) & 1 and st[v] & empty:
                             kcand |= low
                             break
     return cand, kcand
@@ -244,9 +252,8 @@ def _capturers(g: Geometry, men: int, kings: int, opp: int, occ: int,
 
 def has_capture(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool) -> bool:
     """True if the side to move must capture (FPD 3.3a, FMJD 4.1)."""
-    men, kings, opp, _, _, fwd = _sides(g, wm, wk, bm, bk, white)
-    man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    cand, kcand = _capturers(g, men, kings, opp, wm | wk | bm | bk, man_dirs)
+    men, kings, opp = (wm, wk, bm | bk) if white else (bm, bk, wm | wk)
+    cand, kcand = _capturers(g, men, kings, opp, wm | wk | bm | bk, white, g.backward)
     return bool(cand or kcand)
 
 
@@ -254,21 +261,23 @@ def count_moves(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, de
     """``len(generate(...))`` (one per origin, destination, captured set), for perft's bulk count:
     the same capture chains and laws, but no move tuples; quiet moves are counted on masks.
     ``depth`` is always 1: it lets perft call this in place of its own recursion."""
-    men, kings, opp, opp_kings, _, fwd = _sides(g, wm, wk, bm, bk, white)
+    if white:
+        men, kings, opp, opp_kings = wm, wk, bm | bk, bk
+    else:
+        men, kings, opp, opp_kings = bm, bk, wm | wk, wk
     occ = wm | wk | bm | bk
-    man_dirs = (0, 1, 2, 3) if g.variant.men_capture_backward else fwd
-    cand, kcand = _capturers(g, men, kings, opp, occ, man_dirs)
+    cand, kcand = _capturers(g, men, kings, opp, occ, white, g.backward)
     if cand or kcand:
-        chains = _best(_chains(g, cand, kcand, opp, occ, man_dirs), opp_kings, g.variant.quality_rule)
+        chains = _best(_chains(g, cand, kcand, opp, occ, white), opp_kings, g.quality)
         if len(chains[0][4]) == 1:
             return len(chains)  # one capture: the victim and landing square tell chains apart
         return len({(c[0], c[1], c[2]) for c in chains})
     empty = g.mask & ~occ
-    deltas = g.deltas
-    n = 0
-    for d in fwd:
-        dl = deltas[d]
-        n += (((men >> -dl) if dl < 0 else (men << dl)) & empty).bit_count()
+    s1 = g.half
+    if white:
+        n = ((men >> s1) & empty).bit_count() + ((men >> (s1 + 1)) & empty).bit_count()
+    else:
+        n = ((men << s1) & empty).bit_count() + ((men << (s1 + 1)) & empty).bit_count()
     if kings:
         ray_masks = g.ray_masks
         while kings:
