@@ -78,3 +78,28 @@ def test_midgame_perft_against_naive(variant, fen):
     assert board.wk or board.bk
     expected = naive_perft(board.variant, board.pieces(), board.turn, 3)
     assert board.perft(3) == expected
+
+
+def test_cli_perft_prints_count_and_speed(capsys):
+    from rig.cli import main
+    assert main(["perft", "brazilian", "4"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"perft(4) = {TABLE['brazilian'][3]}"
+    assert lines[1].startswith(f"{TABLE['brazilian'][3]} nodes in ") and lines[1].endswith("nodes/s")
+
+
+def test_cli_perft_divide_sums_to_total(capsys):
+    from rig.cli import main
+    assert main(["perft", "international", "3", "--divide"]) == 0
+    out = capsys.readouterr().out.split("\n\n")
+    counts = [int(line.rsplit(": ", 1)[1]) for line in out[0].splitlines()]
+    assert len(counts) == TABLE["international"][0] and sum(counts) == TABLE["international"][2]
+    assert out[1].startswith(f"perft(3) = {TABLE['international'][2]}\n")
+
+
+def test_cli_perft_from_fen_and_bad_fen(capsys):
+    from rig.cli import main
+    assert main(["perft", "portuguese", "1", "--fen", "W:WK1:B19"]) == 0
+    assert capsys.readouterr().out.startswith("perft(1) = 1\n")
+    assert main(["perft", "portuguese", "1", "--fen", "X:W1"]) == 2
+    assert "side to move" in capsys.readouterr().err
