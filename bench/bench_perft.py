@@ -12,8 +12,9 @@ brazilian it times, in this one run:
 - for international, py-draughts' own turbo-engine perft, reported as a second
   peer line.
 
-Each figure is the best of ``--repeat`` runs (default 3). The ratio is the
-rig's ``Board.perft`` against the py-draughts Board API.
+Each figure is the best of ``--repeat`` rounds (default 3); a round runs the
+rig and the peer one after the other, so a busy machine slows both alike.
+The ratio is the rig's ``Board.perft`` against the py-draughts Board API.
 
     .venv/bin/python bench/bench_perft.py [--depth 6] [--repeat 3]
 """
@@ -33,6 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PEER_PYTHON = ROOT / ".venv-py-draughts" / "bin" / "python"
 DRIVER = ROOT / "tests" / "peer_py_draughts.py"
 VARIANTS = ("international", "brazilian")
+RIG = "rig Board.perft"
+RIG_API = "rig Board API (legal_moves, push, pop)"
+PEER_API = "py-draughts Board API"
 
 
 def api_perft(board: Board, depth: int) -> int:
@@ -47,31 +51,22 @@ def api_perft(board: Board, depth: int) -> int:
     return total
 
 
-def best_of(repeat: int, run) -> tuple[int, float]:
-    best = None
-    nodes = 0
-    for _ in range(repeat):
-        t = time.perf_counter()
-        nodes = run()
-        dt = time.perf_counter() - t
-        best = dt if best is None else min(best, dt)
-    return nodes, best
+def timed(run) -> tuple[int, float]:
+    t = time.perf_counter()
+    nodes = run()
+    return nodes, time.perf_counter() - t
 
 
-def peer(variant: str, depth: int, repeat: int) -> dict[str, tuple[int, float]]:
-    """{peer name: (nodes, best seconds)} from the py-draughts subprocess, or {} if it is missing."""
-    if not PEER_PYTHON.exists():
-        print(f"  py-draughts: missing {PEER_PYTHON} (create it with ./dev setup)")
-        return {}
-    proc = subprocess.run([str(PEER_PYTHON), str(DRIVER), "perft", variant, str(depth), str(repeat)],
+def peer(variant: str, depth: int) -> list[tuple[str, int, float]]:
+    """[(peer name, nodes, seconds)] of one py-draughts subprocess run (it times itself)."""
+    proc = subprocess.run([str(PEER_PYTHON), str(DRIVER), "perft", variant, str(depth)],
                           capture_output=True, text=True, check=True)
-    out: dict[str, tuple[int, float]] = {}
-    for line in proc.stdout.splitlines():
-        r = json.loads(line)
-        prev = out.get(r["peer"])
-        if prev is None or r["seconds"] < prev[1]:
-            out[r["peer"]] = (r["nodes"], r["seconds"])
-    return out
+    return [(r["peer"], r["nodes"], r["seconds"]) for r in map(json.loads, proc.stdout.splitlines())]
+
+
+def keep_best(best: dict[str, tuple[int, float]], name: str, nodes: int, seconds: float) -> None:
+    if name not in best or seconds < best[name][1]:
+        best[name] = (nodes, seconds)
 
 
 def line(name: str, nodes: int, seconds: float) -> str:
@@ -85,25 +80,29 @@ def main(argv: list[str] | None = None) -> int:
     args, _ = parser.parse_known_args(argv)
     print(f"perft({args.depth}) from the initial position, best of {args.repeat}; "
           f"Python {sys.version.split()[0]}")
+    if not PEER_PYTHON.exists():
+        print(f"py-draughts missing: {PEER_PYTHON} (create it with ./dev setup); timing the rig only")
     for variant in VARIANTS:
         print(f"{variant}:")
-        rig_nodes, rig_s = best_of(args.repeat, lambda: Board(variant).perft(args.depth))
-        print(line("rig Board.perft", rig_nodes, rig_s))
-        api_nodes, api_s = best_of(args.repeat, lambda: api_perft(Board(variant), args.depth))
-        print(line("rig Board API (legal_moves, push, pop)", api_nodes, api_s))
-        peers = peer(variant, args.depth, args.repeat)
-        for name, (nodes, seconds) in peers.items():
+        best: dict[str, tuple[int, float]] = {}
+        for _ in range(args.repeat):
+            keep_best(best, RIG, *timed(lambda: Board(variant).perft(args.depth)))
+            keep_best(best, RIG_API, *timed(lambda: api_perft(Board(variant), args.depth)))
+            if PEER_PYTHON.exists():
+                for name, nodes, seconds in peer(variant, args.depth):
+                    keep_best(best, name, nodes, seconds)
+        rig_nodes = best[RIG][0]
+        for name, (nodes, seconds) in best.items():
             print(line(name, nodes, seconds))
             if nodes != rig_nodes:
                 print(f"  WARNING: {name} counts {nodes}, the rig {rig_nodes}")
-        ref = peers.get("py-draughts Board API")
-        if ref:
-            rig_rate = rig_nodes / rig_s
-            print(f"  ratio rig Board.perft / py-draughts Board API: {rig_rate / (ref[0] / ref[1]):.2f}x"
-                  f"   (rig Board API / py-draughts Board API: {api_nodes / api_s / (ref[0] / ref[1]):.2f}x)")
-            for name, (nodes, seconds) in peers.items():
-                if name != "py-draughts Board API":
-                    print(f"  ratio rig Board.perft / {name}: {rig_rate / (nodes / seconds):.2f}x")
+        rate = {name: nodes / seconds for name, (nodes, seconds) in best.items()}
+        if PEER_API in rate:
+            print(f"  ratio rig Board.perft / py-draughts Board API: {rate[RIG] / rate[PEER_API]:.2f}x"
+                  f"   (rig Board API / py-draughts Board API: {rate[RIG_API] / rate[PEER_API]:.2f}x)")
+        for name in rate:
+            if name not in (RIG, RIG_API, PEER_API):
+                print(f"  ratio rig Board.perft / {name}: {rate[RIG] / rate[name]:.2f}x")
     return 0
 
 
