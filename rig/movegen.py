@@ -16,8 +16,16 @@ Implements RULES.md "Variants":
 - a man is crowned only when its move ends on the far row (FPD 3.1d-e,
   FMJD 3.5, 4.15).
 
-Moves are internal tuples ``(from_bit, to_bit, captured_mask, promotes, path_bits, captured_bits)``;
-:mod:`rig.board` turns them into :class:`rig.move.Move`.
+Moves are internal tuples ``(from_bit, to_bit, captured_mask, promotes, path_bits, captured_bits)``
+(the last two ``None`` for a quiet move); :mod:`rig.board` turns them into :class:`rig.move.Move`.
+
+How (pure Python on a Raspberry Pi, so the hot path avoids per-call closures,
+tuple concatenation and per-square loops): whole-board shifts find the men
+that can capture and count or list quiet steps; for kings, a ray mask and the
+nearest piece on it (highest set bit going up, lowest going down) give both
+the first capture test and the landing squares; capture chains are searched
+only from the pieces that can start one, by module-level recursive functions
+sharing one path list. :func:`count_moves` is perft's bulk count.
 """
 
 from __future__ import annotations
