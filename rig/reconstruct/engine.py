@@ -63,6 +63,7 @@ class _Ply:
     comment: str | None = None
     irregularities: list[int] = field(default_factory=list)
     setup_only: bool = False           # an arbiter's set-position, not a move
+    withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
 
 
 @dataclass
@@ -127,13 +128,12 @@ class Reconstructor:
         self._await_time: int | None = None
         self._undo: _Undo | None = None
         self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
-        self._split: tuple[int, float, Explanation, frozenset[int]] | None = None
+        self._split: tuple[int, float, Any, frozenset[int], int] | None = None
         self._pieces: dict[int, str] | None = None
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
-        self._last_commit_by_press = True
 
     # -- public API ------------------------------------------------------------------------
 
@@ -180,11 +180,16 @@ class Reconstructor:
         self._now = max(self._now, end)
         if self._phase == PLAY:
             if self._split is not None:
-                self._resolve_split()
+                plan = self._plan(self._occ)
+                if plan is not None:
+                    self._split = None
+                    self._commit_plan(plan, self._now, "end of the session")
+                else:
+                    self._resolve_split()
             if self._seg.changes:
-                expl = self._explain()
-                if expl is not None:
-                    self._commit(expl, self._now, "end of the session")
+                plan = self._plan(self._occ)
+                if plan is not None:
+                    self._commit_plan(plan, self._now, "end of the session")
         self._end_of_game_check(self._now)
         return self._out
 
@@ -208,6 +213,8 @@ class Reconstructor:
         tags = dict(self.header.tags)
         record = GameRecord(self.variant, tags, self.header.fen)
         for ply in self._plies:
+            if ply.withdrawn:
+                continue
             if ply.setup_before is not None:
                 record.add_setup(ply.setup_before)
             if ply.setup_only:
@@ -257,7 +264,7 @@ class Reconstructor:
             self._check_setup(t)
             return
         seg = self._seg
-        if self._phase != PLAY or self._clock_mode or seg.last_change is None or not seg.changes:
+        if self._phase != PLAY or seg.last_change is None or not seg.changes:
             return
         deadline = seg.last_change + self.settings.stable_s
         if deadline > t:
@@ -265,11 +272,49 @@ class Reconstructor:
         p = self._deb.earliest_pending()
         if p is not None and p <= deadline:
             return
+        seg.last_change = None      # decided: nothing more until the board changes again
+        if self._unplayable(self._occ):
+            self._lose(deadline, self._occ)
+            return
+        if self._clock_mode:
+            return
+        if self._split is not None:
+            if self._split[4] in self._occ:
+                self._resolve_split()     # the opponent's piece is back: he touched it, his turn began
+                return
+            self._split = None            # it stayed off: the mover removed it
+            plan = self._plan(self._occ)
+            if plan is not None:
+                self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+            return
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
             self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
-        else:
-            seg.last_change = None   # nothing to commit until the board changes again
+
+    def _unplayable(self, occ: frozenset[int]) -> bool:
+        """A still board no move (or move in progress) accounts for: pieces of both colours gone
+        that no capture takes, or more changed squares than any move makes (FPD 7.4; CODEX 46-48)."""
+        seg = self._seg
+        changed = occ ^ seg.occ0
+        if len(changed) >= self._lost_limit():
+            return True
+        removed = seg.occ0 - occ
+        board = self.board
+        colours = {board.piece_at(s)[0] for s in removed}
+        if len(removed) < 2 or len(colours) < 2:
+            return False
+        expl = self._explain(occ)
+        if expl is not None and expl.kind != "illegal-move":
+            return False
+        own = [s for s in removed if board.piece_at(s)[0] == board.turn]
+        if len(own) == 1:
+            from rig.reconstruct.matcher import capture_sequences
+            theirs = removed - {own[0]}
+            added = occ - seg.occ0
+            for m, _ in capture_sequences(board):
+                if m.origin == own[0] and theirs <= set(m.captured) and added <= set(m.path):
+                    return False
+        return True
 
     # -- events ------------------------------------------------------------------------------
 
@@ -361,18 +406,24 @@ class Reconstructor:
         occ = self._occ
         occ_before = occ ^ {c.square}
         seg = self._seg
-        if c.up and c.square in occ_before and self._split is None:
-            piece = self.board.piece_at(c.square)
-            if piece is not None and piece[0] != self.board.turn and c.square in seg.occ0 and seg.changes:
-                expl = self._explain(occ_before)
-                if expl is not None and c.square not in expl.standing and c.square not in expl.move.captured:
-                    if self._clock_mode:
-                        self._split = (len(seg.changes), c.t, expl, occ_before)
-                    else:
-                        self._commit(expl, c.t, f"{_SIDE[not self.board.turn]} lifted "
-                                                f"{self.variant.square_name(c.square)}: his move starts",
-                                     occ_after=occ_before)
-                        seg = self._seg
+        mover = self.board.turn
+        piece = self.board.piece_at(c.square) if c.square in seg.occ0 else None
+        if c.up and piece is not None and piece[0] != mover and seg.changes:
+            # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
+            if self._split is None:
+                plan = self._plan(occ_before, c.square)
+                if plan is not None:
+                    self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+            elif self._split[4] not in occ_before:
+                plan = self._plan(occ_before, c.square)
+                if plan is not None:
+                    # the first piece stayed off: the mover took it off; this lift starts the reply
+                    self._split = None
+                    self._commit_plan(plan, c.t, f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
+                                                 " his move starts", occ_before)
+                    seg = self._seg
+        elif self._split is not None and c.up and piece is not None and piece[0] == mover:
+            self._split = None      # the mover is still at work
         self._record_change(seg, c)
         if self._split is not None and not c.up and c.square not in self._split[3]:
             self._resolve_split()
@@ -418,15 +469,64 @@ class Reconstructor:
         return explain(self.board if board is None else board, seg.occ0, occ, frozenset(seg.landings),
                        tuple(seg.lift_order))
 
+    def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
+                                                                     Explanation] | None:
+        """The segment read as two moves of the mover (CODEX 42.A): the first point where the board
+        showed a complete legal move, and a second move from there."""
+        seg = self._seg
+        occ = self._occ if occ is None else occ
+        if len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
+            return None
+        cur = seg.occ0
+        for c in seg.changes:
+            cur = cur - {c.square} if c.up else cur | {c.square}
+            if c.up or cur == occ:
+                continue
+            first = explain(self.board, seg.occ0, cur)
+            if first is None or not first.legal or not first.exact:
+                continue
+            mid = self.board.copy(stack=False)
+            mid.push(first.move)
+            mid = mid.copy(stack=False)
+            mid.turn = self.board.turn
+            second = explain(mid, cur, occ)
+            if second is not None:
+                return first, cur, c.t, second
+        return None
+
+    def _plan(self, occ: frozenset[int], lifted: int | None = None):
+        """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
+        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal."""
+        expl = self._explain(occ)
+        if expl is not None:
+            if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+                return None
+            return expl
+        return self._two_moves(occ)
+
+    def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
+        if isinstance(plan, Explanation):
+            self._commit(plan, t, reason, occ_after=occ_after)
+        else:
+            first, mid, t_mid, second = plan
+            rest = self._occ if occ_after is None else occ_after
+            self._commit(first, t_mid, reason, occ_after=mid)
+            self._commit(second, t, "a second move in the same turn (CODEX 42.A)", occ_after=rest,
+                         other_side=True)
+
     def _resolve_split(self) -> None:
-        """The opponent's move has begun although the mover never pressed: commit the mover's move
-        as it stood at the opponent's first lift, and read the rest as the opponent's turn."""
+        """The opponent's move has begun (his lifted piece came down elsewhere, or he pressed) although
+        the mover never pressed: commit the mover's move as it stood at the opponent's first lift, and
+        read the rest as the opponent's turn."""
         assert self._split is not None
-        index, t, expl, occ_at = self._split
+        index, t, plan, occ_at, _sq = self._split
         self._split = None
-        rest = self._seg.changes[index:]
-        self._commit(expl, t, f"{_SIDE[not self.board.turn]} began his move without a clock press",
-                     occ_after=occ_at)
+        old = self._seg
+        rest = old.changes[index:]
+        self._seg = _Segment(old.t0, old.occ0, pieces=old.pieces)
+        for c in old.changes[:index]:
+            self._record_change(self._seg, c)
+        self._commit_plan(plan, t, f"{_SIDE[not self.board.turn]} began his move before a clock press", occ_at)
         seg = self._seg
         for c in rest:
             self._record_change(seg, c)
@@ -567,7 +667,6 @@ class Reconstructor:
             self._taken_back = None
         self.board = after
         self._await_time = len(self.moves) - 1
-        self._last_commit_by_press = False
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
         self._counters(t)
@@ -693,10 +792,11 @@ class Reconstructor:
         return False
 
     def _withdraw(self, t: float, undo: _Undo) -> MoveEntry:
-        """Take the last move out of the record: the board is back where it was before it."""
-        self._plies.pop()
-        entry = self.moves.pop()
-        self._emit(MoveWithdrawn(t, len(self.moves), entry.move_text))
+        """Take the last move out of the record (it stays in ``moves``: it was made on the board);
+        the board is back where it was before it."""
+        self._plies[undo.ply].withdrawn = True
+        entry = self.moves[undo.ply]
+        self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
         self.board = undo.board_before.copy(stack=False)
         self._undo = None
         self._await_time = None
@@ -707,6 +807,8 @@ class Reconstructor:
     def _rebuild_tracker(self) -> None:
         tracker = GameTracker(self.header.ruleset, self.start_board.copy(stack=False))
         for ply in self._plies:
+            if ply.withdrawn:
+                continue
             if ply.setup_before is not None:
                 tracker.set_position(ply.setup_before)
             if ply.setup_only:
@@ -816,10 +918,9 @@ class Reconstructor:
             self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
                             white, self.tracker.move_number)
             return
-        expl = self._explain()
-        if expl is not None:
-            self._commit(expl, t, f"{ev.side} pressed the clock")
-            self._last_commit_by_press = True
+        plan = self._plan(self._occ)
+        if plan is not None:
+            self._commit_plan(plan, t, f"{ev.side} pressed the clock")
             return
         self._other_side_commit(t, not white, fallback_for=white)
 
