@@ -203,6 +203,10 @@ class Simulation:
         self._pending: list[int] = []
         self.position_changed = False
         self.turn_start = 0.0
+        #: squares the next turn's player must not move from (pieces left on the board irregularly)
+        self.avoid: frozenset[int] = frozenset()
+        #: the next player waits for the board to stand still (after an irregular turn, no quick reply)
+        self.settle_next = False
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -219,6 +223,12 @@ class Simulation:
             m = self.model
             self.clock = SimClock(m.base_ms, m.increment_ms, self.board.turn, self.hands.t)
             self.hands.clock(ClockEvent(round(self.hands.t, 4), "time", white_ms=m.base_ms, black_ms=m.base_ms))
+
+    def withdraw(self, text: str) -> None:
+        """The last expected move was put back before the opponent moved: the engine takes it out of its
+        move list (docs/engine-contract.md, ``MoveWithdrawn``)."""
+        last = self.expected.pop()
+        assert last.text == text, (last, text)
 
     def expect(self, text: str, side: bool | None = None) -> None:
         """Record a move the engine must report for the current turn; a move by the opponent of a
@@ -261,6 +271,7 @@ class Simulation:
         """The player to move thinks: from the opponent's press with a clock, from the end of the last
         move without one (``settled``: only after the board stood still longer than ``stable_s``, so the
         last move is over before anything irregular starts)."""
+        settled, self.settle_next = settled or self.settle_next, False
         if settled and not self.use_clock and self.ply > 0:
             self.hands.wait(self.model.slow_reply_s)
         elif self.use_clock or self.ply == 0:
@@ -406,8 +417,14 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
                 diverged_at = ply
                 notes.append(f"turn {ply}: the game's move {planned} no longer applies in {board.fen()}; "
                              "random legal play from here")
+        if move is not None and move.origin in sim.avoid:
+            notes.append(f"turn {ply}: the game's move {move} would move a piece left on the board "
+                         "irregularly; random legal play from here")
+            diverged_at, move = ply, None
         if move is None:
-            move = rng.choice(board.legal_moves)
+            legal = board.legal_moves
+            move = rng.choice([m for m in legal if m.origin not in sim.avoid] or legal)
+        sim.avoid = frozenset()
         start = sim.hands.t
         side = side_name(board.turn)
         n_before = len(sim.expected)
@@ -415,6 +432,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
         if inj is not None:
             check_injection(sim, inj, move)
             HANDLERS[inj.type](sim, move, inj.corrected)
+            sim.settle_next = True
         else:
             sim.think()
             sim.play(move)
@@ -432,7 +450,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
                                  key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
     hdr_tags = dict(tags or {})
     header = Header(variant=v.name, ruleset=ruleset or v.default_ruleset, fen=fen, tags=hdr_tags,
-                    extra={"simulator": {"seed": seed, "clock": clock,
+                    extra={"clock": clock, "simulator": {"seed": seed,
                                          "inject": [str(i) for i in injections]}})
     return SimulatedSession(header=header, events=events, expected_moves=[e.text for e in sim.expected],
                             expected_irregularities=[dict(i) for i in sim.irregularities],

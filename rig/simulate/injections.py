@@ -27,12 +27,14 @@ __all__ = ["HANDLERS", "CORRECTABLE", "ALWAYS_CORRECTED", "NEEDS_CLOCK", "check_
 
 Handler = Callable[[Simulation, Move, bool], None]
 
-#: types whose ``:corrected`` form is simulated (the board is put right after the press, before the opponent moves)
-CORRECTABLE = frozenset({"capture-not-removed", "wrong-piece-removed", "own-piece-removed"})
+#: types whose ``:corrected`` form is simulated (the board is put right after the press, before the opponent
+#: moves; for move-taken-back: the same move is played again)
+CORRECTABLE = frozenset({"capture-not-removed", "wrong-piece-removed", "own-piece-removed", "move-taken-back"})
 #: types that are always corrected (the board is restored before play goes on)
 ALWAYS_CORRECTED = frozenset({"wrong-setup", "position-lost"})
-#: types that need a clock (the press is the irregular act, or the correction comes after it)
-NEEDS_CLOCK = frozenset({"clock-without-move"})
+#: types that need a clock: the press is the irregular act, or without one the act reads as something else
+#: (an opponent's piece taken off once the move is over is the opponent starting his move)
+NEEDS_CLOCK = frozenset({"clock-without-move", "wrong-piece-removed"})
 
 
 # -- move helpers ---------------------------------------------------------------------------
@@ -119,7 +121,7 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
     board, kind = sim.board, inj.type
     if inj.corrected and kind not in CORRECTABLE | ALWAYS_CORRECTED:
         return f"{kind} has no simulated correction (correctable: {', '.join(sorted(CORRECTABLE))})"
-    if inj.corrected and kind in CORRECTABLE and not sim.use_clock:
+    if inj.corrected and kind in CORRECTABLE - {"move-taken-back"} and not sim.use_clock:
         return "a correction after the press needs a clock (without one, the move is not over yet)"
     if kind in NEEDS_CLOCK and not sim.use_clock:
         return f"{kind} needs a clock"
@@ -140,6 +142,8 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
     elif kind in ("capture-removed-early", "capture-not-removed"):
         if not move.is_capture:
             return "the move is not a capture"
+        if kind == "capture-not-removed" and not inj.corrected and not _leave_options(sim, move):
+            return "the opponent could only go on with a piece that should have been removed"
     elif kind == "capture-incomplete":
         if not move.is_capture or not _incomplete_stops(sim, move):
             return "the move is not a capture of two or more pieces that can be broken off"
@@ -155,6 +159,12 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
     elif kind == "two-moves":
         if not _second_moves(board, move):
             return "no second move is possible"
+    elif kind == "move-taken-back":
+        if not inj.corrected and not [m for m in board.legal_moves if m.key != move.key]:
+            return "no other move to play instead"
+    elif kind == "position-lost":
+        if len(board.pieces()) < _knock_size(sim, 0):
+            return "too few pieces on the board for a knock the engine cannot read as a move"
     return None
 
 
@@ -217,14 +227,32 @@ def _capture_removed_early(sim: Simulation, move: Move, corrected: bool) -> None
     sim.press()
 
 
+def _leave_options(sim: Simulation, move: Move) -> list[tuple[int, ...]]:
+    """Captured pieces that can be left on the board so that the opponent still has a legal move with
+    another piece (moving a piece that should have gone reads as removing it late)."""
+    out = []
+    for size in range(1, len(move.captured) + 1):
+        for start in range(len(move.captured) - size + 1):
+            left = move.captured[start:start + size]
+            b = sim.board.copy(stack=False)
+            b.push(move)
+            pieces = b.pieces()
+            for c in left:
+                pieces[c] = sim.board.piece_at(c)
+            b.set_pieces(pieces, b.turn)
+            if any(m.origin not in left for m in b.legal_moves):
+                out.append(left)
+    return out
+
+
 def _capture_not_removed(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.K: the clock pressed (without a clock: the opponent began) with captured pieces on the board."""
     before = sim.board.pieces()
     path = sim.any_path(move)
-    left = sim.rng.randint(1, len(path.captured))
-    order = list(path.captured)
-    sim.rng.shuffle(order)
-    removed, remaining = order[: len(order) - left], order[len(order) - left:]
+    options = [tuple(path.captured[:1])] if corrected else _leave_options(sim, path)
+    remaining = list(sim.rng.choice(options))
+    removed = [c for c in path.captured if c not in remaining]
+    sim.rng.shuffle(removed)
     side = sim.side
     sim.think(settled=True)
     idx = sim.irregular("capture-not-removed", corrected=False)
@@ -241,17 +269,26 @@ def _capture_not_removed(sim: Simulation, move: Move, corrected: bool) -> None:
     for c in remaining:
         pieces[c] = before[c]
     sim.set_position(pieces, not side)
+    # the opponent plays on around them: moving one would read as removing it late
+    sim.avoid = frozenset(remaining)
 
 
 def _wrong_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
-    """004 42.G, 42.L: an opponent's piece that was not captured taken off the board."""
+    """004 42.G, 42.L: an opponent's piece that was not captured taken off the board (after a capture,
+    among the captured pieces, before the last one)."""
     victim = sim.rng.choice(_theirs(sim, move.captured))
     side = sim.side
     sim.think(settled=True)
     idx = sim.irregular("wrong-piece-removed")
-    sim.play(move)
-    sim.hands.wait(sim.model.removal_gap_s)
-    sim.hands.lift(victim)
+    if move.is_capture:
+        order = list(move.captured)
+        sim.rng.shuffle(order)
+        order.insert(sim.rng.randrange(len(order)), victim)
+        sim.play(move, removal=order)
+    else:
+        sim.play(move)
+        sim.hands.wait(sim.model.removal_gap_s)
+        sim.hands.lift(victim)
     sim.press()
     _settle_removal(sim, idx, victim, side, corrected)
 
@@ -313,30 +350,32 @@ def _capture_incomplete(sim: Simulation, move: Move, corrected: bool) -> None:
 
 
 def _two_moves(sim: Simulation, move: Move, corrected: bool) -> None:
-    """004 42.A: a second move made in the same turn (before the press / the opponent's move)."""
+    """004 42.A: a second move in a row, made after the first was over (pressed; without a clock, left
+    standing longer than ``stable_s``) and before the opponent's move."""
     seconds = _second_moves(sim.board, move)
     plain = [m for m in seconds if not m.is_capture]
     second = sim.rng.choice(plain or seconds)
     side = sim.side
     sim.think(settled=True)
     sim.play(move)
-    sim.hands.wait(sim.model.settle_s)
+    sim.press()
+    sim.hands.wait(sim.model.settle_s if sim.use_clock else sim.model.slow_reply_s)
     sim.board.turn = side
     sim.irregular("two-moves")
     sim.play(second)
     sim.position_changed = True
-    sim.press()
 
 
 def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.D: the move, once completed (pressed; without a clock, left standing), is undone on the
-    board and another move made instead. Both moves appear in the record's move list."""
+    board and another move made instead (``corrected``: the same move again). The engine withdraws the
+    undone move from its list (docs/engine-contract.md), so only the move played instead is expected."""
     h, m = sim.hands, sim.model
     before = sim.board.pieces()
     side = sim.side
     sim.think(settled=True)
     path = sim.any_path(move)
-    sim.play(path)
+    text = sim.play(path)
     if sim.clock is not None:
         sim.press()
     else:
@@ -349,12 +388,16 @@ def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
         h.wait(m.removal_gap_s)
         h.place(c)
     sim.board.set_pieces(before, side)
-    sim.irregular("move-taken-back")
+    sim.withdraw(text)
+    idx = sim.irregular("move-taken-back")
     h.wait(m.settle_s)
     alts = [x for x in sim.board.legal_moves if x.key != move.key]
-    again = sim.rng.choice(alts) if alts else move
+    again = move if corrected else sim.rng.choice(alts)
     sim.play(again)
-    sim.position_changed = True
+    if corrected:
+        sim.correct(idx)
+    else:
+        sim.position_changed = True
 
 
 def _clock_without_move(sim: Simulation, move: Move, corrected: bool) -> None:
@@ -364,6 +407,13 @@ def _clock_without_move(sim: Simulation, move: Move, corrected: bool) -> None:
     sim.irregular("clock-without-move")
     sim.press()
     sim.set_position(sim.board.pieces(), not side)
+
+
+def _knock_size(sim: Simulation, more: int) -> int:
+    """Pieces swept off by a knock: more squares than any move of the side to move changes, plus the
+    engine's ``lost_squares`` (docs/engine-contract.md)."""
+    longest = max((len(m.captured) for m in sim.board.legal_moves), default=0)
+    return longest + 2 + sim.model.lost_squares + more
 
 
 def _position_lost(sim: Simulation, move: Move, corrected: bool) -> None:
@@ -380,7 +430,7 @@ def _position_lost(sim: Simulation, move: Move, corrected: bool) -> None:
     whites = sorted((s for s, p in pieces.items() if p[0]), key=dist)
     blacks = sorted((s for s, p in pieces.items() if not p[0]), key=dist)
     knocked = {whites[0], blacks[0]} if whites and blacks else set(sorted(pieces, key=dist)[:2])
-    extra = rng.randint(0, 3)
+    extra = _knock_size(sim, rng.randint(0, 2)) - len(knocked)
     for s in sorted(pieces, key=dist):
         if extra and s not in knocked:
             knocked.add(s)

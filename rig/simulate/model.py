@@ -44,6 +44,7 @@ class HumanModel:
     bounce_s: float = 0.05
     touch_s: float = 0.15
     stable_s: float = 2.0
+    lost_squares: int = 5             #: unexplained changes on this many squares beyond a move: position lost
     # thinking
     think_median_s: float = 3.0
     think_sigma: float = 0.8          #: log-normal spread of think times
@@ -108,18 +109,18 @@ class HumanModel:
     @classmethod
     def calm(cls, **changes) -> "HumanModel":
         """No noise: no bounce, no slides, every landing touched (for readable examples)."""
-        return replace(cls(), bounce_p=0.0, slide_p=0.0, landing_p=1.0, **changes)
+        return replace(replace(cls(), bounce_p=0.0, slide_p=0.0, landing_p=1.0), **changes)
 
     @classmethod
     def noisy(cls, **changes) -> "HumanModel":
         """Much noise: frequent bounce and slides, landings sometimes skipped, quick replies."""
-        return replace(cls(), bounce_p=0.8, slide_p=0.9, landing_p=0.6, quick_reply_p=0.5, **changes)
+        return replace(replace(cls(), bounce_p=0.8, slide_p=0.9, landing_p=0.6, quick_reply_p=0.5), **changes)
 
     @classmethod
     def for_settings(cls, settings, **changes) -> "HumanModel":
         """A model made for an engine's ``Settings`` (anything with bounce_s, touch_s, stable_s)."""
-        return replace(cls(), bounce_s=settings.bounce_s, touch_s=settings.touch_s,
-                       stable_s=settings.stable_s, **changes)
+        return replace(cls(), bounce_s=settings.bounce_s, touch_s=settings.touch_s, stable_s=settings.stable_s,
+                       lost_squares=getattr(settings, "lost_squares", cls.lost_squares), **changes)
 
     # -- draws ------------------------------------------------------------------------------
 
