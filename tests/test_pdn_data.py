@@ -34,4 +34,4 @@ def test_real_games_replay_and_round_trip(variant, path, capsys):
         replay = back.replay()
         assert replay.ok, replay.error
         assert [m.key for m in replay.moves] == [n.move.key for n in record.nodes]
-        assert back.tags == record.tags and back.result == record.result
+        assert back.to_record().tags == record.tags and back.result == record.result
