@@ -98,7 +98,7 @@ class Hands:
         window = self.model.slide_window()
         assert window is not None
         self._record(square, True, self._glitches(1))
-        self.t += self.rng.uniform(*window)
+        self.t = self._busy_until[square] + self.rng.uniform(*window)
         self._record(square, False, self._glitches(1))
         self.t = max(self.t, self._busy_until[square])
 

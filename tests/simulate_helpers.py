@@ -1,0 +1,88 @@
+"""Shared helpers for the simulator tests: real games from tests/data, contact analysis, engine runs."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from rig.board import Board
+from rig.session import ClockEvent, Frame
+from rig.simulate import SimulatedSession
+from rig.simulate.games import GameSource, load_pdn_game
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+VARIANTS = ("portuguese", "brazilian", "international")
+
+
+@lru_cache(maxsize=None)
+def real_games(variant: str) -> tuple[GameSource, ...]:
+    """Every game of tests/data/<variant>/*.pdn that replays (real tournament games, tests/data/SOURCES.md)."""
+    out = []
+    folder = os.path.join(DATA, variant)
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".pdn"):
+            continue
+        index = 1
+        while True:
+            try:
+                out.append(load_pdn_game(os.path.join(folder, name), index, variant))
+            except ValueError as exc:
+                if "no game" in str(exc):
+                    break
+                raise
+            index += 1
+    return tuple(out)
+
+
+def contact_changes(session: SimulatedSession) -> dict[int, list[tuple[float, bool]]]:
+    """Per square: [(t, closed), ...] of every change between consecutive frames."""
+    out: dict[int, list[tuple[float, bool]]] = {}
+    prev = None
+    for f in session.frames:
+        if prev is not None:
+            for s in f.occupied ^ prev:
+                out.setdefault(s, []).append((f.t, s in f.occupied))
+        prev = f.occupied
+    return out
+
+
+def occupancy_at(session: SimulatedSession, t: float) -> frozenset[int]:
+    occ = frozenset()
+    for f in session.frames:
+        if f.t > t:
+            break
+        occ = f.occupied
+    return occ
+
+
+def presses(session: SimulatedSession) -> list[ClockEvent]:
+    return [e for e in session.events if isinstance(e, ClockEvent) and e.event == "press"]
+
+
+def frames_between(session: SimulatedSession, t0: float, t1: float) -> list[Frame]:
+    return [f for f in session.frames if t0 < f.t <= t1]
+
+
+def run_engine(session: SimulatedSession, settings=None):
+    """Feed the session to the reconstruction engine; returns the engine after ``finish``."""
+    from rig.reconstruct import Reconstructor
+
+    engine = Reconstructor(session.header, settings)
+    for ev in session.events:
+        engine.feed(ev)
+    engine.finish()
+    return engine
+
+
+def engine_irregularities(engine) -> list[dict]:
+    return [{"type": i.type, "number": i.number, "side": i.side, "status": i.status}
+            for i in engine.irregularities]
+
+
+def texts_of(variant: str, moves, fen: str | None = None) -> list[str]:
+    board = Board(variant, fen)
+    out = []
+    for m in moves:
+        out.append(board.move_text(m))
+        board.push(m)
+    return out
