@@ -245,7 +245,6 @@ class ParsedGame:
         moves: list[Move | None] = []
         labels: list[str] = []
         number = self.first_number()
-        need_number = True
         for i, node in enumerate(self.nodes):
             if node.setup_fen is not None:
                 pos = Board(self.variant, node.setup_fen)
@@ -255,7 +254,6 @@ class ParsedGame:
                 boards.append(board.copy(stack=False))
                 moves.append(None)
                 labels.append(f'/FEN "{node.setup_fen}"/')
-                need_number = True
                 continue
             white = board.turn
             label = f"{number}. {node.text}" if white else f"{number}... {node.text}"
@@ -269,8 +267,6 @@ class ParsedGame:
             labels.append(label)
             if not white:
                 number += 1
-            need_number = False
-        del need_number
         return ReplayResult(boards, moves, labels)
 
     def to_record(self) -> GameRecord:
