@@ -79,6 +79,8 @@ class _Segment:
     landings: dict[int, float] = field(default_factory=dict)      # empty-at-start square -> dwell when left
     lift_order: list[int] = field(default_factory=list)
     pieces: dict[int, str] | None = None                          # camera view when the turn began
+    last_own_lift: int | None = None
+    hints: dict[int, int] = field(default_factory=dict)           # placed square -> own square lifted last before
     last_change: float | None = None
 
 
@@ -290,6 +292,8 @@ class Reconstructor:
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
             self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
+        elif not self._own_lifted(seg):
+            self._other_side_move(deadline, self._occ)
 
     def _unplayable(self, occ: frozenset[int]) -> bool:
         """A still board no move (or move in progress) accounts for: pieces of both colours gone
@@ -422,8 +426,14 @@ class Reconstructor:
                     self._commit_plan(plan, c.t, f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
                                                  " his move starts", occ_before)
                     seg = self._seg
-        elif self._split is not None and c.up and piece is not None and piece[0] == mover:
-            self._split = None      # the mover is still at work
+        elif c.up and piece is not None and piece[0] == mover:
+            if self._split is not None:
+                self._split = None      # the mover is still at work
+            elif seg.changes and occ_before != seg.occ0 and not self._own_lifted(seg):
+                # the mover begins while the board shows a move of his opponent: a second move
+                # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b)
+                if self._other_side_move(c.t, occ_before):
+                    seg = self._seg
         self._record_change(seg, c)
         if self._split is not None and not c.up and c.square not in self._split[3]:
             self._resolve_split()
@@ -437,6 +447,12 @@ class Reconstructor:
         s = c.square
         seg.changes.append(c)
         seg.last_change = c.t
+        if c.up and s in seg.occ0:
+            piece = self.board.piece_at(s)
+            if piece is not None and piece[0] == self.board.turn:
+                seg.last_own_lift = s
+        elif not c.up and s not in seg.occ0 and seg.last_own_lift is not None:
+            seg.hints[s] = seg.last_own_lift
         if c.up:
             if s in seg.occ0 and s not in seg.placed_at:
                 seg.lifted_at[s] = c.t
@@ -467,7 +483,7 @@ class Reconstructor:
         seg = self._seg
         occ = self._occ if occ is None else occ
         return explain(self.board if board is None else board, seg.occ0, occ, frozenset(seg.landings),
-                       tuple(seg.lift_order))
+                       tuple(seg.lift_order), seg.hints)
 
     def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
                                                                      Explanation] | None:
@@ -493,6 +509,27 @@ class Reconstructor:
             if second is not None:
                 return first, cur, c.t, second
         return None
+
+    def _own_lifted(self, seg: _Segment) -> bool:
+        turn = self.board.turn
+        return any(self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn
+                   for x in seg.lift_order)
+
+    def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
+        """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
+        seg = self._seg
+        other = self.board.copy(stack=False)
+        other.turn = not other.turn
+        expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order))
+        if expl is None or not expl.legal or not expl.exact:
+            return False
+        passed = [i for i, irr in enumerate(self.irregularities)
+                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
+        for i in passed:
+            self._set_status(i, ACCEPTED, t, f"{_SIDE[other.turn]} played on")
+        self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
+                     pass_accepted=bool(passed))
+        return True
 
     def _plan(self, occ: frozenset[int], lifted: int | None = None):
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
@@ -792,10 +829,10 @@ class Reconstructor:
         return False
 
     def _withdraw(self, t: float, undo: _Undo) -> MoveEntry:
-        """Take the last move out of the record (it stays in ``moves``: it was made on the board);
-        the board is back where it was before it."""
-        self._plies[undo.ply].withdrawn = True
-        entry = self.moves[undo.ply]
+        """Take the last move out of ``moves`` and the record (docs/engine-contract.md): the board is
+        back where it was before it, and the move is read again."""
+        self._plies.pop()
+        entry = self.moves.pop()
         self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
         self.board = undo.board_before.copy(stack=False)
         self._undo = None

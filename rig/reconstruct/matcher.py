@@ -166,11 +166,12 @@ def _landing_cost(move: Move, landings: frozenset[int]) -> tuple[int, int]:
 
 
 def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: frozenset[int] = frozenset(),
-            lifted: tuple[int, ...] = ()) -> Explanation | None:
+            lifted: tuple[int, ...] = (), hints: dict[int, int] | None = None) -> Explanation | None:
     """The best one-move explanation of ``occ`` (seen now) from ``occ0`` (seen at the start of the
     turn) for the side to move of ``board``, or None. ``landings``: squares the moving piece was set
     down on and left again (multiple-capture landings); ``lifted``: own squares in the order they
-    were lifted (the last one is the likeliest mover among several)."""
+    were lifted (the last one is the likeliest mover among several); ``hints``: for a square a piece
+    was set down on, the own square lifted last before that (the piece that went there)."""
     added = occ - occ0
     if len(added) > 1:
         return None
@@ -185,7 +186,8 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
         if fit is None:
             return
         standing, missing = fit
-        cost = (tier, len(standing) + len(missing), *_landing_cost(move, landings), move.path)
+        hinted = 0 if hints is None or hints.get(move.destination, move.origin) == move.origin else 1
+        cost = (tier, len(standing) + len(missing), hinted, *_landing_cost(move, landings), move.path)
         if best is None or cost < best.cost:
             best = Explanation(move, legal, kind, standing, missing, cost)
 
