@@ -162,3 +162,13 @@ def run(builder: SessionBuilder, settings=None, finish: bool = True):
     if finish:
         engine.finish()
     return engine
+
+
+def play_line(b: SessionBuilder, texts, clock: bool = True) -> SessionBuilder:
+    """Play ``texts`` as clean moves (with a press after each when ``clock``)."""
+    for text in texts:
+        side = "white" if b.board.turn else "black"
+        b.move(text)
+        if clock:
+            b.press(side)
+    return b

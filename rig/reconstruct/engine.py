@@ -132,6 +132,7 @@ class Reconstructor:
         self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
         self._split: tuple[int, float, Any, frozenset[int], int] | None = None
         self._pieces: dict[int, str] | None = None
+        self._number = 1                  # PDN number of the next move of the side to move
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -383,7 +384,7 @@ class Reconstructor:
             extra = sorted(occ - target)
             detail = f"start position differs: missing {missing}, extra {extra}"
         self._setup_flagged = self._irregular("wrong-setup", t, squares, detail, white=self.board.turn,
-                                              number=self.tracker.move_number)
+                                              number=self._number)
         del v
 
     def _turned_start(self) -> frozenset[int]:
@@ -593,13 +594,6 @@ class Reconstructor:
             after.set_pieces(pieces, after.turn)
         return after
 
-    def _number_side(self, white: bool) -> int:
-        n = self.tracker.move_number
-        if white == self.board.turn:
-            return n
-        # the side not to move moves again: the number of its previous move
-        return n if white else n - 1
-
     def _irregular(self, kind: str, t: float, squares, detail: str, white: bool, number: int) -> int:
         irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), RULES[kind], OPEN, detail)
         self.irregularities.append(irr)
@@ -635,7 +629,9 @@ class Reconstructor:
         board_before = self.board.copy(stack=False)
         mover = board_before.turn
         two_moves = other_side and not pass_accepted
-        number = self.tracker.move_number - (1 if two_moves and not mover else 0)
+        number = self._number - (1 if two_moves and not mover else 0)
+        if not mover and not two_moves:
+            self._number += 1
         move = expl.move
         name = self.variant.square_name
         text = board_before.move_text(move) if expl.legal else move.text(name=name)
@@ -833,6 +829,7 @@ class Reconstructor:
         back where it was before it, and the move is read again."""
         self._plies.pop()
         entry = self.moves.pop()
+        self._number = entry.number
         self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
         self.board = undo.board_before.copy(stack=False)
         self._undo = None
@@ -870,7 +867,7 @@ class Reconstructor:
         self._lost_target = self.board.copy(stack=False)
         self._lost = self._irregular("position-lost", t, squares,
                                      f"{len(squares)} squares changed with no move to explain them",
-                                     self.board.turn, self.tracker.move_number)
+                                     self.board.turn, self._number)
         self._emit(PositionLost(t, squares))
 
     def _lost_check(self, t: float) -> None:
@@ -953,7 +950,7 @@ class Reconstructor:
         occ = self._occ
         if occ == seg.occ0:
             self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
-                            white, self.tracker.move_number)
+                            white, self._number)
             return
         plan = self._plan(self._occ)
         if plan is not None:
@@ -987,9 +984,11 @@ class Reconstructor:
         after = self._assign(occ)
         idx = self._irregular("illegal-move", t, sorted(squares),
                               "the board changed in a way no single move explains", mover,
-                              self.tracker.move_number)
+                              self._number)
         self._accept_open(mover, t)
-        entry = MoveEntry(self.tracker.move_number, _SIDE[mover], text, t, None, None, False, after.fen())
+        entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, after.fen())
+        if not mover:
+            self._number += 1
         self._plies.append(_Ply(self.board.copy(stack=False), None, False, after.fen(), None, False, None,
                                 f"{_SIDE[mover]} {text}: illegal-move", [idx]))
         self.moves.append(entry)
