@@ -4,7 +4,8 @@ Pins are BCM GPIO numbers. The defaults keep clear of the pins a board
 add-on is likely to need: I2C1 (GPIO 2, 3: an RTC or a display), UART0
 (GPIO 14, 15: the serial console / a clock link), SPI0 (GPIO 7-11) and the
 HAT ID EEPROM (GPIO 0, 1). The 8x8 map is a prefix of the 10x10 map, so one
-harness serves both boards. GPIO 4 and 18 stay free (status LED, buzzer).
+harness serves both boards. GPIO 4, 18 (and 7) carry the clock buttons of a
+Pi-kept clock (``CLOCK_BUTTON_PINS``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ __all__ = [
     "RESERVED",
     "DEFAULT_PINMAP_8x8",
     "DEFAULT_PINMAP_10x10",
+    "CLOCK_BUTTON_PINS",
     "default_pinmap",
     "header_pin",
 ]
@@ -99,6 +101,10 @@ class PinMap:
         except (KeyError, TypeError):
             raise MatrixConfigError("the [pins] table needs 'rows' and 'cols' lists of GPIO numbers") from None
 
+
+#: GPIO push buttons of a clock kept by the Pi (rig.clock.gpio): the pins the matrix leaves free.
+#: The pause button takes SPI0 CE1 (GPIO 7): leave it unwired if an SPI device is attached.
+CLOCK_BUTTON_PINS: dict[str, int] = {"left": 4, "right": 18, "pause": 7}
 
 DEFAULT_PINMAP_10x10 = PinMap(rows=(5, 6, 12, 13, 16, 19, 20, 21, 25, 26), cols=(17, 27, 22, 23, 24))
 DEFAULT_PINMAP_8x8 = PinMap(rows=DEFAULT_PINMAP_10x10.rows[:8], cols=DEFAULT_PINMAP_10x10.cols[:4])

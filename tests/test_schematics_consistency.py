@@ -111,3 +111,15 @@ def test_committed_files_are_what_the_generator_makes():
         assert (SCH / f"matrix_{board}.kicad_sch").read_text(encoding="utf-8") == generate.schematic(board)
     assert (SCH / "WIRING.md").read_text(encoding="utf-8") == generate.wiring_table()
     assert (SCH / "BOM.md").read_text(encoding="utf-8") == generate.bom()
+
+
+def test_clock_buttons_do_not_collide_with_the_matrix():
+    from rig.clock.gpio import DEFAULT_PINS
+    from sensors.pinmap import CLOCK_BUTTON_PINS, DEFAULT_PINMAP_10x10, RESERVED
+
+    matrix = set(DEFAULT_PINMAP_10x10.rows) | set(DEFAULT_PINMAP_10x10.cols)
+    assert DEFAULT_PINS == CLOCK_BUTTON_PINS
+    assert not matrix & set(CLOCK_BUTTON_PINS.values())
+    assert len(set(CLOCK_BUTTON_PINS.values())) == 3
+    # only the optional pause button may sit on a reserved (SPI) pin
+    assert not {CLOCK_BUTTON_PINS["left"], CLOCK_BUTTON_PINS["right"]} & set(RESERVED)

@@ -2,7 +2,7 @@
 the time (:class:`~rig.clock.model.ClockModel` on ``time.monotonic``).
 
 Wiring (docs/clock.md): each button between its GPIO pin and GND, internal pull-up on;
-defaults BCM 23 (left player), BCM 24 (right player), BCM 25 (pause/resume, the
+defaults BCM 4 (left player), BCM 18 (right player), BCM 7 (pause/resume, the
 arbiter's, 000 6.4c). gpiozero is imported only when the clock is opened, so this
 module loads anywhere; tests use ``gpiozero.pins.mock.MockFactory``.
 """
@@ -16,11 +16,12 @@ from typing import Any, Callable
 from rig.clock import ClockDevice, ClockSignal, Flag, Hand, Pause, Press, Resume, Times
 from rig.clock.model import ClockModel
 from rig.clock.timecontrol import TimeControl
+from sensors.pinmap import CLOCK_BUTTON_PINS
 
 __all__ = ["GpioClock", "DEFAULT_PINS"]
 
 #: BCM pin numbers: left button, right button, pause button.
-DEFAULT_PINS = {"left": 23, "right": 24, "pause": 25}
+DEFAULT_PINS = dict(CLOCK_BUTTON_PINS)
 
 
 class GpioClock(ClockDevice):
