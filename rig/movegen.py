@@ -37,20 +37,24 @@ __all__ = ["generate", "generate_all_paths", "count_moves", "has_capture"]
 
 def _man_chains(start: int, b: int, capmask: int, opp: int, emp: int, jumps: list,
                 path: list[int], caps: list[int], out: list[tuple]) -> None:
-    """Extend a man's capture chain standing on bit ``b``; every maximal chain goes to ``out``.
-    Captured pieces stay on the board (not in ``emp``) and are not jumped again (FPD 3.6c, 3.8)."""
-    found = False
+    """Extend a man's capture chain standing on bit ``b`` (at least one jump is open); every
+    maximal chain goes to ``out``. Captured pieces stay on the board (not in ``emp``) and
+    are not jumped again (FPD 3.6c, 3.8). Whether a landing square leads on is checked
+    before recursing: most chains end after the next jump."""
     avail = opp & ~capmask
     for vb, lb, v, land in jumps[b]:
         if avail & vb and emp & lb:
-            found = True
-            path.append(land)
-            caps.append(v)
-            _man_chains(start, land, capmask | vb, opp, emp, jumps, path, caps, out)
-            path.pop()
-            caps.pop()
-    if not found and caps:
-        out.append((start, b, capmask, tuple(path), tuple(caps)))
+            rest = avail ^ vb
+            for vb2, lb2, _, _ in jumps[land]:
+                if rest & vb2 and emp & lb2:
+                    path.append(land)
+                    caps.append(v)
+                    _man_chains(start, land, capmask | vb, opp, emp, jumps, path, caps, out)
+                    path.pop()
+                    caps.pop()
+                    break
+            else:
+                out.append((start, land, capmask | vb, (*path, land), (*caps, v)))
 
 
 def _king_chains(start: int, b: int, capmask: int, opp: int, occ: int, ray_masks: list,
