@@ -137,6 +137,8 @@ def _chains(g: Geometry, men: int, kings: int, opp: int, occ: int, white: bool) 
 def _best(chains: list[tuple], opp_kings: int, quality: bool) -> list[tuple]:
     """The chains the quantity law (FPD 3.7a, FMJD 4.13) and, where it holds, the quality
     law (FPD 3.7b) leave; then free choice (FPD 3.7c-e, FMJD 4.14)."""
+    if len(chains) == 1:
+        return chains
     best = 0
     for c in chains:
         if len(c[4]) > best:
@@ -280,7 +282,10 @@ def count_moves(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, de
     occ = wm | wk | bm | bk
     cand, kcand = _capturers(g, men, kings, opp, occ, white, g.backward)
     if cand or kcand:
-        chains = _best(_chains(g, cand, kcand, opp, occ, white), opp_kings, g.quality)
+        chains = _chains(g, cand, kcand, opp, occ, white)
+        if len(chains) == 1:
+            return 1
+        chains = _best(chains, opp_kings, g.quality)
         if len(chains[0][4]) == 1:
             return len(chains)  # one capture: the victim and landing square tell chains apart
         return len({(c[0], c[1], c[2]) for c in chains})
