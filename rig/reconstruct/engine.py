@@ -49,6 +49,14 @@ OVER = "over"
 _SIDE = {True: "white", False: "black"}
 
 
+def _snap(board: Board) -> Board:
+    """A copy of the position without its history (cheap: no FEN is computed)."""
+    b = board.copy()
+    b.move_stack.clear()
+    b._stack.clear()
+    return b
+
+
 @dataclass
 class _Ply:
     """One committed move entry and what the record needs to write it."""
@@ -107,7 +115,7 @@ class Reconstructor:
         self.trace = trace
         self.variant = get_variant(header.variant)
         self.start_board = Board(self.variant, header.fen)
-        self.board = self.start_board.copy(stack=False)
+        self.board = _snap(self.start_board)
         self.tracker = GameTracker(header.ruleset, self.start_board.copy(stack=False))
         self.moves: list[MoveEntry] = []
         self.irregularities: list[Irregularity] = []
@@ -133,6 +141,7 @@ class Reconstructor:
         self._split: tuple[int, float, Any, frozenset[int], int] | None = None
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
+        self._legal_cache: tuple[Any, list[Move]] = (None, [])
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -474,8 +483,15 @@ class Reconstructor:
                     seg.touches.append((s, up, c.t))
             seg.placed_at[s] = c.t
 
+    def _legal(self) -> list[Move]:
+        """The legal moves of the engine's board (cached per position)."""
+        key = self.board.key()
+        if self._legal_cache[0] != key:
+            self._legal_cache = (key, self.board.legal_moves)
+        return self._legal_cache[1]
+
     def _lost_limit(self) -> int:
-        longest = max((len(m.captured) for m in self.board.legal_moves), default=0)
+        longest = max((len(m.captured) for m in self._legal()), default=0)
         return longest + 2 + self.settings.lost_squares
 
     # -- explaining and committing -----------------------------------------------------------
@@ -502,9 +518,9 @@ class Reconstructor:
             first = explain(self.board, seg.occ0, cur)
             if first is None or not first.legal or not first.exact:
                 continue
-            mid = self.board.copy(stack=False)
+            mid = _snap(self.board)
             mid.push(first.move)
-            mid = mid.copy(stack=False)
+            mid = _snap(mid)
             mid.turn = self.board.turn
             second = explain(mid, cur, occ)
             if second is not None:
@@ -519,7 +535,7 @@ class Reconstructor:
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
         """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
         seg = self._seg
-        other = self.board.copy(stack=False)
+        other = _snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order))
         if expl is None or not expl.legal or not expl.exact:
@@ -573,10 +589,10 @@ class Reconstructor:
         """The position as it stands after ``expl``'s move: captured pieces still standing keep
         their colour, pieces missing are gone; the opponent is to move."""
         before = self.board
-        after = before.copy(stack=False)
+        after = _snap(before)
         if expl.legal:
             after.push(expl.move)
-            after = after.copy(stack=False)
+            after = _snap(after)
         else:
             pieces = before.pieces()
             piece = pieces.pop(expl.move.origin)
@@ -622,11 +638,11 @@ class Reconstructor:
         occ = self._occ if occ_after is None else occ_after
         setup_before = None
         if other_side:
-            flipped = self.board.copy(stack=False)
+            flipped = _snap(self.board)
             flipped.turn = not flipped.turn
             self.board = flipped
             setup_before = flipped.fen()
-        board_before = self.board.copy(stack=False)
+        board_before = _snap(self.board)
         mover = board_before.turn
         two_moves = other_side and not pass_accepted
         number = self._number - (1 if two_moves and not mover else 0)
@@ -664,14 +680,15 @@ class Reconstructor:
                                          mover, number))
         found.extend(self._trail_irregularities(board_before, expl, t, number))
         legal_in_record = expl.legal
-        entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, after.fen())
+        fen_after = after.fen()
+        entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
         needs_setup = legal_in_record and (bool(expl.standing) or bool(expl.missing))
         comment = None
         if found:
             comment = "; ".join(self.irregularities[i].type for i in found)
             if not legal_in_record:
                 comment = f"{_SIDE[mover]} {text}: {comment}"
-        ply = _Ply(board_before, move, legal_in_record, after.fen(), setup_before, needs_setup, None, comment,
+        ply = _Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
                    found)
         self._plies.append(ply)
         self.moves.append(entry)
@@ -684,14 +701,14 @@ class Reconstructor:
         if legal_in_record:
             self.tracker.push(move)
             if needs_setup:
-                self.tracker.set_position(after.fen())
+                self.tracker.set_position(fen_after)
         else:
-            self.tracker.set_position(after.fen())
+            self.tracker.set_position(fen_after)
         legal_after = None
         if needs_setup:
-            legal_after = board_before.copy(stack=False)
+            legal_after = _snap(board_before)
             legal_after.push(move)
-            legal_after = legal_after.copy(stack=False)
+            legal_after = _snap(legal_after)
         self._undo = _Undo(len(self._plies) - 1, seg.occ0, board_before, legal_after)
         if self._taken_back is not None:
             key, idx = self._taken_back
@@ -712,12 +729,12 @@ class Reconstructor:
         move = expl.move
         found = []
         name = self.variant.square_name
-        movable = {m.origin for m in board.legal_moves}
-        compulsory = move.is_capture and board.is_capture_due()
         touched_own = [(s, up) for s, up, _ in seg.touches
-                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover
-                       and s in movable]
-        if touched_own and not compulsory:
+                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover]
+        if touched_own:
+            movable = {m.origin for m in board.legal_moves}
+            touched_own = [(s, up) for s, up in touched_own if s in movable]
+        if touched_own and not (move.is_capture and board.is_capture_due()):
             sq = sorted({s for s, _ in touched_own})
             found.append(self._irregular("touched-piece-not-moved", t, sq,
                                          f"touched {', '.join(name(s) for s in sq)}, played {name(move.origin)}",
@@ -748,7 +765,7 @@ class Reconstructor:
             piece = board.piece_at(move.origin)
             seen = seg.pieces.get(move.origin)
             if piece is not None and piece[1] and seen in ("w", "b"):
-                as_man = board.copy(stack=False)
+                as_man = _snap(board)
                 pieces = as_man.pieces()
                 pieces[move.origin] = (piece[0], False)
                 as_man.set_pieces(pieces, board.turn)
@@ -768,7 +785,7 @@ class Reconstructor:
                 self._reached[c.rule] = c
 
     def _end_of_game_check(self, t: float) -> None:
-        if self._phase != PLAY:
+        if self._phase != PLAY or self._legal():
             return
         outcome = self.tracker.outcome()
         if outcome is not None and self.result == "*":
@@ -809,7 +826,7 @@ class Reconstructor:
             ply.needs_setup = False
             ply.fen_after = undo.legal_after.fen()
             self.moves[undo.ply] = replace(self.moves[undo.ply], fen_after=ply.fen_after)
-            self.board = undo.legal_after.copy(stack=False)
+            self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
             undo.legal_after = None
@@ -831,7 +848,7 @@ class Reconstructor:
         entry = self.moves.pop()
         self._number = entry.number
         self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
-        self.board = undo.board_before.copy(stack=False)
+        self.board = _snap(undo.board_before)
         self._undo = None
         self._await_time = None
         self._rebuild_tracker()
@@ -864,7 +881,7 @@ class Reconstructor:
         squares = tuple(sorted(occ ^ self._seg.occ0))
         self._phase = LOST
         self._split = None
-        self._lost_target = self.board.copy(stack=False)
+        self._lost_target = _snap(self.board)
         self._lost = self._irregular("position-lost", t, squares,
                                      f"{len(squares)} squares changed with no move to explain them",
                                      self.board.turn, self._number)
@@ -875,7 +892,7 @@ class Reconstructor:
         if target is None or self._occ != target.occupied():
             return
         self._phase = PLAY
-        self.board = target.copy(stack=False)
+        self.board = _snap(target)
         self._seg = _Segment(t, target.occupied(), pieces=self._pieces)
         self._undo = None
         if self._lost is not None:
@@ -962,7 +979,7 @@ class Reconstructor:
         """The board shows a move of the side NOT to move: a second move in one turn (CODEX 42.A), or
         the reply after the mover pressed without moving (FPD 7.5b)."""
         seg = self._seg
-        other = self.board.copy(stack=False)
+        other = _snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings),
                        tuple(seg.lift_order))
@@ -989,11 +1006,11 @@ class Reconstructor:
         entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, after.fen())
         if not mover:
             self._number += 1
-        self._plies.append(_Ply(self.board.copy(stack=False), None, False, after.fen(), None, False, None,
+        self._plies.append(_Ply(_snap(self.board), None, False, after.fen(), None, False, None,
                                 f"{_SIDE[mover]} {text}: illegal-move", [idx]))
         self.moves.append(entry)
         self._emit(entry)
-        self._undo = _Undo(len(self._plies) - 1, seg.occ0, self.board.copy(stack=False))
+        self._undo = _Undo(len(self._plies) - 1, seg.occ0, _snap(self.board))
         self.tracker.set_position(after.fen())
         self.board = after
         self._seg = _Segment(t, occ, pieces=self._pieces)
@@ -1036,21 +1053,21 @@ class Reconstructor:
             except ValueError as exc:
                 self._note(t, f"arbiter set-position ignored: {exc}")
                 return
-            self._plies.append(_Ply(self.board.copy(stack=False), None, False, board.fen(), None, False, None,
+            self._plies.append(_Ply(_snap(self.board), None, False, board.fen(), None, False, None,
                                     "position set by the arbiter", [], True))
             self.tracker.set_position(board.fen())
             self._undo = None
             self._split = None
             if self._phase in (LOST, SETUP):
                 self._lost_target = board
-                self.board = board.copy(stack=False)
+                self.board = _snap(board)
                 if self._phase == SETUP:
-                    self.start_board = board.copy(stack=False)
+                    self.start_board = _snap(board)
                     self._check_setup(t)
                 else:
                     self._lost_check(t)
             else:
-                self.board = board.copy(stack=False)
+                self.board = _snap(board)
                 self._seg = _Segment(t, self._occ, pieces=self._pieces)
                 if self._occ != board.occupied():
                     self._lost_target = board
