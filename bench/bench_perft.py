@@ -28,7 +28,7 @@ import sys
 import time
 from pathlib import Path
 
-from rig.board import Board
+from rig.board import Board, api_perft
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER_PYTHON = ROOT / ".venv-py-draughts" / "bin" / "python"
@@ -39,16 +39,6 @@ RIG_API = "rig Board API (legal_moves, push, pop)"
 PEER_API = "py-draughts Board API"
 
 
-def api_perft(board: Board, depth: int) -> int:
-    moves = board.legal_moves
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += api_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def timed(run) -> tuple[int, float]:

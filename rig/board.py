@@ -303,6 +303,20 @@ class Board:
         return perft(self, depth)
 
 
+def api_perft(board: Board, depth: int) -> int:
+    """Perft through the public API only (``legal_moves``, ``push``, ``pop``; bulk count at depth 1):
+    the reference :func:`perft` is checked against, and what peers are compared with."""
+    moves = board.legal_moves
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    for move in moves:
+        board.push(move)
+        total += api_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
 def perft(board: Board, depth: int) -> int:
     """Leaf nodes at ``depth`` below ``board``'s position: the moves of :func:`generate` played
     on plain bitboards, with a bulk count (:func:`count_moves`) one ply above the leaves."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from naive_movegen import naive_perft
-from rig.board import Board
+from rig.board import Board, api_perft
 from rig.variants import VARIANTS
 
 # RULES.md "Reference perft counts", depths 1-7 from the initial position.
@@ -32,17 +32,6 @@ MIDGAMES = {
 }
 
 
-def api_perft(board: Board, depth: int) -> int:
-    """Perft through the public Board API only (bulk count at depth 1)."""
-    moves = board.legal_moves
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        board.push(move)
-        total += api_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
