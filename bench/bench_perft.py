@@ -39,8 +39,6 @@ RIG_API = "rig Board API (legal_moves, push, pop)"
 PEER_API = "py-draughts Board API"
 
 
-
-
 def timed(run) -> tuple[int, float]:
     t = time.perf_counter()
     nodes = run()
