@@ -36,11 +36,18 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def describe_event(ev: Any, variant) -> str:
-    """One event in words, for the timeline."""
+def describe_event(ev: Any, variant, previous: frozenset[int] | None = None) -> str:
+    """One event in words, for the timeline; a frame says what changed since ``previous``
+    (``+sq`` a switch closed, ``-sq`` opened)."""
     if isinstance(ev, Frame):
-        sq = " ".join(variant.square_name(s) for s in sorted(ev.occupied))
-        return f"frame {len(ev.occupied)} occupied" + (f" [{sq}]" if len(ev.occupied) <= 12 else "")
+        text = f"frame {len(ev.occupied)} occupied"
+        if previous is None:
+            if len(ev.occupied) <= 12:
+                text += " [" + " ".join(variant.square_name(s) for s in sorted(ev.occupied)) + "]"
+            return text
+        changes = [f"+{variant.square_name(s)}" for s in sorted(ev.occupied - previous)]
+        changes += [f"-{variant.square_name(s)}" for s in sorted(previous - ev.occupied)]
+        return text + (": " + " ".join(changes) if changes else ": no change")
     if isinstance(ev, ClockEvent):
         bits = [f"clock {ev.event}"]
         if ev.side:
@@ -88,10 +95,13 @@ def transcribe(stream: TextIO, settings: Settings | None = None, explain: TextIO
     if explain is not None:
         explain.write(f"{name}: {header.variant}, rule set {header.ruleset}, "
                       f"start {header.fen or 'initial position'}\n")
+    previous: frozenset[int] | None = None
     for ev in items:
         outs = engine.feed(ev)
         if explain is not None:
-            explain.write(f"{ev.t:9.3f}  {describe_event(ev, variant)}\n")
+            explain.write(f"{ev.t:9.3f}  {describe_event(ev, variant, previous)}\n")
+            if isinstance(ev, Frame):
+                previous = ev.occupied
             for o in outs:
                 explain.write(f"{o.t:9.3f}    -> {describe_output(o)}\n")
     outs = engine.finish()
