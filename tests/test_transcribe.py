@@ -43,6 +43,8 @@ def test_explain_prints_a_timeline(session_file, capsys):
     out = capsys.readouterr().out
     assert "clock press white" in out and "MOVE 1. white 11-15" in out and "lift 11" in out
     assert "[Event" not in out
+    # each frame names the switches that changed: the piece leaves 11, lands on 15
+    assert "occupied: -11" in out and "occupied: +15" in out
 
 
 def test_irregular_game_exits_zero(tmp_path, capsys):
