@@ -1,0 +1,375 @@
+"""``rig run``: the live game on a real board (or a simulated one): matrix and clock in, journal, PDN and report
+out, the game shown live in the terminal.
+
+    rig run [--config rig-matrix.toml] [--variant V] [--ruleset R] [--fen FEN] [--tag NAME=VALUE]...
+            [--clock-port PORT --clock-protocol dgt|line [--white-side left|right] | --clock-gpio TC | --no-clock]
+            --out DIR_OR_SESSION.jsonl [--plain] [--grace S]
+            [--simulate GAME.pdn|random [--game N] [--plies N] [--speed X] [--seed S] [--fault KIND:SQ]...
+             [--clock-unplug AT:SECONDS]...]
+    rig run --resume SESSION.jsonl [same source options]
+
+The session file (journal) is written and fsynced line by line; GAME.pdn and GAME.report.json are
+rewritten atomically next to it after every move and at the end; switch health events go to
+GAME.health.jsonl. Ends at the game's end (after --grace seconds), on Ctrl-C/SIGTERM, or at the end of a
+simulated game. Exit 0; 2 for bad input (unreadable config, bad options, a journal that cannot be
+resumed); 1 when a source or the engine failed (the journal is still complete). See docs/run.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+import zlib
+from contextlib import contextmanager
+from dataclasses import replace
+
+from rig.errors import RigError
+from rig.session import ClockEvent, Header
+from rig.variants import VARIANTS, get_variant
+
+__all__ = ["register", "run", "RunSetupError"]
+
+DEFAULT_CONFIG = "rig-matrix.toml"
+RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
+
+
+class RunSetupError(RigError, ValueError):
+    """Options, config or journal that do not allow the run to start (exit code 2)."""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("run", help="play a game on the board: live view, journal, PDN and report",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", default=DEFAULT_CONFIG, help=f"matrix config TOML (default {DEFAULT_CONFIG}; "
+                   "the standard wiring when the default file is absent)")
+    p.add_argument("--variant", choices=sorted(VARIANTS), help="the variant (default: the config's)")
+    p.add_argument("--ruleset", choices=RULESETS, help="the rule set (default: the variant's)")
+    p.add_argument("--fen", help="start position (PDN FEN) when not the initial one")
+    p.add_argument("--tag", action="append", default=[], metavar="NAME=VALUE", help="PDN tag (repeatable)")
+    clk = p.add_mutually_exclusive_group()
+    clk.add_argument("--clock-port", metavar="PORT", help="serial clock: /dev/serial/by-id/..., usb:VID:PID, ...")
+    clk.add_argument("--clock-gpio", metavar="TIMECONTROL", help="push buttons on GPIO; the Pi keeps time (e.g. 5+3)")
+    clk.add_argument("--no-clock", action="store_true", help="no game clock (moves commit on a still board)")
+    p.add_argument("--clock-protocol", choices=("dgt", "line"), help="protocol of --clock-port (and of the "
+                   "simulated clock; default line)")
+    p.add_argument("--white-side", choices=("left", "right"), default="left",
+                   help="the clock side (seen by the arbiter) that is White's (default left)")
+    p.add_argument("--out", metavar="DIR_OR_SESSION.jsonl", help="session file, or a directory for a new one")
+    p.add_argument("--resume", metavar="SESSION.jsonl", help="continue a session after a crash or power cut")
+    p.add_argument("--plain", action="store_true", help="line-by-line updates instead of the live screen")
+    p.add_argument("--grace", type=float, default=3.0, metavar="S",
+                   help="seconds to keep recording after the game ends (default 3)")
+    sim = p.add_argument_group("simulation (no Pi needed)")
+    sim.add_argument("--simulate", metavar="GAME.pdn|random",
+                     help="a simulated board: the matrix on mock pins, the clock an emulator on a pty")
+    sim.add_argument("--game", type=int, default=1, metavar="N", help="which game of GAME.pdn (default 1)")
+    sim.add_argument("--plies", type=int, default=60, metavar="N", help="length of a random game (default 60)")
+    sim.add_argument("--speed", type=float, default=1.0, metavar="X", help="times real time (default 1)")
+    sim.add_argument("--seed", default="0", help="seed of the simulated players and switches (default 0)")
+    sim.add_argument("--fault", action="append", default=[], metavar="KIND:SQ",
+                     help="simulated switch fault: stuck-closed:SQ, dead:SQ, missing-diode:SQ")
+    sim.add_argument("--clock-unplug", action="append", default=[], metavar="AT:SECONDS",
+                     help="pull the simulated clock's cable at session time AT for SECONDS")
+    p.set_defaults(func=run)
+
+
+# --------------------------------------------------------------------------- setting up
+
+
+def _tags(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise RunSetupError(f"--tag is NAME=VALUE, not {item!r}")
+        out[name.strip()] = value
+    return out
+
+
+def _config(args, variant: str | None):
+    from sensors.config import default_matrix_config, load_matrix_config
+
+    if os.path.exists(args.config) or args.config != DEFAULT_CONFIG:
+        try:
+            cfg = load_matrix_config(args.config)
+        except (RigError, ValueError) as exc:
+            raise RunSetupError(str(exc)) from None
+        if variant is not None and cfg.variant != variant:
+            raise RunSetupError(f"{args.config} is calibrated for {cfg.variant}, not {variant}")
+        return cfg
+    return default_matrix_config(variant or "portuguese")
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _check_options(args) -> None:
+    if args.out is None and args.resume is None:
+        raise RunSetupError("--out DIR_OR_SESSION.jsonl is required (or --resume SESSION.jsonl)")
+    if args.out is not None and args.resume is not None and os.path.abspath(args.out) != os.path.abspath(args.resume):
+        raise RunSetupError("--resume appends to its own session file: leave out --out")
+    if args.simulate is None:
+        for name in ("fault", "clock_unplug"):
+            if getattr(args, name):
+                raise RunSetupError(f"--{name.replace('_', '-')} needs --simulate")
+        if args.clock_port and not args.clock_protocol:
+            raise RunSetupError("--clock-port needs --clock-protocol dgt|line")
+    else:
+        if args.clock_port or args.clock_gpio:
+            raise RunSetupError("--simulate brings its own clock (an emulator); use --no-clock for none")
+        if args.speed <= 0:
+            raise RunSetupError("--speed must be positive")
+    if args.clock_protocol and not (args.clock_port or args.simulate):
+        raise RunSetupError("--clock-protocol goes with --clock-port (or --simulate)")
+    if args.grace < 0:
+        raise RunSetupError("--grace must not be negative")
+
+
+def _has_clock(args) -> bool:
+    if args.no_clock:
+        return False
+    return bool(args.clock_port or args.clock_gpio or args.simulate is not None)
+
+
+def _sim_session(args, variant: str | None, clock: bool, tags: dict[str, str]):
+    from rig.simulate import HumanModel, simulate_game
+    from rig.simulate.games import load_pdn_game, load_random_game
+
+    if args.simulate == "random":
+        if args.plies < 1:
+            raise RunSetupError("--plies must be positive")
+        source = load_random_game(variant or "portuguese", args.plies, _seed(args.seed), args.fen)
+    else:
+        source = load_pdn_game(args.simulate, args.game, variant or "international")
+        if variant is not None and source.variant != variant:
+            raise RunSetupError(f"{args.simulate} game {args.game} is {source.variant}, not {variant}")
+    model = HumanModel(bounce_p=0.0)  # through a matrix, the switches bounce, not the hands
+    session = simulate_game(source.variant, source.moves, fen=source.fen, seed=_seed(args.seed), clock=clock,
+                            model=model, tags={**source.tags, **tags},
+                            ruleset=args.ruleset)
+    return source, session, model
+
+
+@contextmanager
+def _stop_on_signals(stop: threading.Event):
+    """SIGINT/SIGTERM end the run cleanly (the journal is complete, the PDN written)."""
+    old = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            old[sig] = signal.signal(sig, lambda *_: stop.set())
+        except ValueError:  # not the main thread (tests)
+            pass
+    try:
+        yield
+    finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
+
+
+def _logging(paths, plain: bool) -> logging.Handler:
+    """Driver complaints (clock garbage, reconnections) go to stderr with --plain, to GAME.log on the live screen."""
+    handler: logging.Handler = (logging.StreamHandler(sys.stderr) if plain
+                                else logging.FileHandler(paths.log, encoding="utf-8"))
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+    root = logging.getLogger("rig")
+    root.addHandler(handler)
+    if root.level == logging.NOTSET or root.level > logging.WARNING:
+        root.setLevel(logging.WARNING)
+    return handler
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def run(args: argparse.Namespace) -> int:
+    from rig.live.journal import Journal, JournalError, RunPaths, recover
+    from rig.live.loop import LiveLoop
+    from rig.live.screen import RunView, run_screen
+    from rig.live.simulated import Unplug, build_world
+    from rig.live.sources import ClockSource, MatrixSource, SessionClock, SimMatrixSource
+    from rig.reconstruct import Reconstructor
+    from rig.errors import SessionFormatError
+
+    world = None
+    try:
+        _check_options(args)
+        tags = _tags(args.tag)
+        unplugs = tuple(Unplug.parse(u) for u in args.clock_unplug)
+        recovered = None
+        if args.resume:
+            try:
+                recovered = recover(args.resume)
+            except SessionFormatError as exc:
+                raise RunSetupError(f"{args.resume}: {exc}") from None
+            variant = recovered.header.variant
+            if args.variant and get_variant(args.variant).name != variant:
+                raise RunSetupError(f"{args.resume} is a {variant} session, not {args.variant}")
+            clock_on = bool(recovered.header.extra.get("clock"))
+            if args.no_clock and clock_on or _has_clock(args) and not clock_on:
+                raise RunSetupError(f"{args.resume} was recorded {'with' if clock_on else 'without'} a clock: "
+                                    "resume it the same way")
+        else:
+            variant = get_variant(args.variant).name if args.variant else None
+            clock_on = _has_clock(args)
+        if variant is None and args.simulate is None:
+            from sensors.config import load_matrix_config
+
+            variant = load_matrix_config(args.config).variant if os.path.exists(args.config) else None
+        sim = None
+        if args.simulate is not None:
+            source, session, model = _sim_session(args, variant, clock_on, tags)
+            variant = source.variant
+            sim = (source, session, model)
+        cfg = _config(args, variant)
+        v = get_variant(cfg.variant)
+        if recovered is not None:
+            header = recovered.header
+            paths = RunPaths(args.resume)
+        else:
+            if sim is not None:
+                h = sim[1].header
+                extra = dict(h.extra, source="simulated-matrix", clock=clock_on)
+                header = replace(h, extra=extra)
+            else:
+                ruleset = args.ruleset or v.default_ruleset
+                if args.fen:
+                    from rig.board import Board
+
+                    Board(v, args.fen)  # raises on a bad FEN
+                header = Header(v.name, ruleset, args.fen, tags,
+                                extra={"source": "matrix", "clock": clock_on,
+                                       "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+            paths = RunPaths.for_output(args.out)
+    except (RigError, ValueError, OSError) as exc:
+        print(f"rig run: {exc}", file=sys.stderr)
+        return 2
+
+    # -- the journal, the engine, the view
+    engine = Reconstructor(header)
+    try:
+        if recovered is not None:
+            gap_s = max(0.0, time.time() - os.path.getmtime(paths.session))
+            journal = Journal.reopen(recovered)
+        else:
+            gap_s = 0.0
+            journal = Journal.create(paths.session, header)
+        health_journal = Journal(paths.health, open(paths.health, "a", encoding="utf-8"))
+    except (JournalError, OSError) as exc:
+        print(f"rig run: {exc}", file=sys.stderr)
+        return 2
+    handler = _logging(paths, args.plain)
+    base = 0.0 if recovered is None else round(recovered.last_t + 0.001, 4)
+    speed = args.speed if args.simulate is not None else 1.0
+    clock = SessionClock(base, speed)
+    tg = header.tags
+    view = RunView(f"{tg.get('White', 'White')} - {tg.get('Black', 'Black')}", engine.board)
+    screen = run_screen(sys.stdout, args.plain)
+    stop = threading.Event()
+    loop = LiveLoop(engine, journal, paths, [], clock, view=view, screen=screen, health_journal=health_journal,
+                    stop=stop, grace_s=args.grace)
+    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
+            f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
+    screen.start(view, info)
+    if recovered is not None:
+        if recovered.torn is not None:
+            print(f"rig run: {recovered.describe_torn()}", file=sys.stderr)
+            loop._note(recovered.describe_torn())
+        n = loop.replay(recovered.events)
+        loop._note(f"resumed {paths.session}: {n} events replayed, {len(engine.moves)} moves; "
+                   f"the rig was down {gap_s:.0f} s")
+        if clock_on:
+            loop.append(ClockEvent(recovered.last_t, "disconnected",
+                                   extra={"source": "rig", "reason": "rig stopped; journal resumed"}))
+            loop.append(ClockEvent(base, "reconnected",
+                                   extra={"source": "rig", "gap_s": round(gap_s, 3), "state_lost": None}))
+        else:
+            loop.mark_next_frame = {"resumed": {"after_t": recovered.last_t, "gap_s": round(gap_s, 3)}}
+        screen.show(view, [], loop.t)
+
+    # -- the sources
+    from sensors.matrix import MatrixScanner
+
+    last_frame = next((e.occupied for e in reversed(recovered.events) if hasattr(e, "occupied")), None) \
+        if recovered is not None else None
+    expected = last_frame if last_frame is not None else engine.start_board.occupied()
+    try:
+        if sim is not None:
+            source, session, model = sim
+            world = build_world(session, clock=clock, start_t=base, faults=tuple(args.fault),
+                                seed=zlib.crc32(str(args.seed).encode()), pinmap=cfg.pins, wiring=cfg.cellmap,
+                                protocol=(args.clock_protocol or "line") if clock_on else None,
+                                white_side=args.white_side, unplugs=unplugs, model=model)
+            scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=world.matrix.pin_factory(),
+                                    scan_hz=cfg.scan_hz, debounce=cfg.debounce, clock=world.sim_clock,
+                                    sleep=world.sim_clock.sleep, t0=0.0, expected_start=expected)
+            matrix_source = SimMatrixSource(scanner, clock, world.matrix, world.sim_clock, base)
+            loop.end_at = world.end_at
+        else:
+            scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, scan_hz=cfg.scan_hz, debounce=cfg.debounce,
+                                    clock=clock, t0=0.0, expected_start=expected)
+            matrix_source = MatrixSource(scanner, clock)
+        sources = [matrix_source]
+        if clock_on:
+            sources.append(ClockSource(_clock_factory(args, world, clock), clock))
+        loop.sources = sources
+    except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
+        if world is not None:
+            world.close()
+        journal.close()
+        health_journal.close()
+        print(f"rig run: cannot open the board: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+
+    try:
+        with _stop_on_signals(stop):
+            if world is not None:
+                world.start_hands(clock)
+            outcome = loop.run()
+    finally:
+        if world is not None:
+            world.close()
+        try:
+            scanner.close()
+        except Exception:  # noqa: BLE001
+            pass
+        journal.close()
+        health_journal.close()
+        logging.getLogger("rig").removeHandler(handler)
+        handler.close()
+    screen.finish(view, engine.result)
+    per_line = 1000 * outcome.sync_s / outcome.lines if outcome.lines else 0.0
+    print(f"rig run: {outcome.reason}; {outcome.moves} moves, {outcome.irregularities} irregularities, "
+          f"result {outcome.result}; {outcome.lines} lines journaled ({per_line:.2f} ms each with fsync), "
+          f"{outcome.health} health events", file=sys.stderr)
+    print(f"rig run: session {paths.session}; PDN {paths.pdn}; report {paths.report}", file=sys.stderr)
+    for err in outcome.source_errors:
+        print(f"rig run: source failed: {err}", file=sys.stderr)
+    if outcome.engine_error:
+        print(f"rig run: the engine failed: {outcome.engine_error}; transcribe the session later", file=sys.stderr)
+    return 1 if outcome.engine_error or outcome.source_errors else 0
+
+
+def _clock_factory(args, world, clock):
+    """A function making the clock driver with the source's callback."""
+    from rig.clock.dgt import DgtClock
+    from rig.clock.line import LineClock
+    from rig.clock.serial_link import parse_port_spec
+
+    if world is not None:
+        assert world.emulator is not None
+        port, protocol = world.emulator.path, world.emulator.protocol
+    elif args.clock_gpio:
+        from rig.clock.gpio import GpioClock
+
+        return lambda cb: GpioClock(args.clock_gpio, white_side=args.white_side, now=clock, on_signal=cb)
+    else:
+        port, protocol = parse_port_spec(args.clock_port), args.clock_protocol
+    cls = LineClock if protocol == "line" else DgtClock
+    return lambda cb: cls(port, white_side=args.white_side, now=clock, on_signal=cb)

@@ -1,0 +1,288 @@
+"""Live sources: the matrix scanner and the game clock, each on its own thread, feeding one inbox.
+
+Every source stamps what it sees with the session time (:class:`SessionClock`:
+monotonic seconds since the session start, scaled for simulations) and
+publishes a *horizon*: the time up to which it has delivered everything (no
+later item of that source will be older). The consumer releases inbox items
+in time order up to the smallest horizon, so a clock press and a frame that
+cross on their way in still reach the journal and the engine in time order,
+and the sensor threads never wait for the consumer (the inbox is unbounded).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from rig.clock import ClockDevice, ClockSignal, Times, to_session_event
+from rig.session import ClockEvent, Frame
+
+__all__ = ["SessionClock", "Item", "Inbox", "Source", "MatrixSource", "SimMatrixSource", "ClockSource"]
+
+log = logging.getLogger(__name__)
+
+
+class SessionClock:
+    """Session seconds: ``base`` plus the monotonic time since construction, times ``speed``.
+
+    ``speed`` > 1 runs a simulation faster than real time; ``base`` continues a resumed session.
+    """
+
+    def __init__(self, base: float = 0.0, speed: float = 1.0, monotonic: Callable[[], float] = time.monotonic):
+        if speed <= 0:
+            raise ValueError(f"speed must be positive, not {speed}")
+        self.base = float(base)
+        self.speed = float(speed)
+        self._mono = monotonic
+        self._start = monotonic()
+
+    def __call__(self) -> float:
+        return self.base + (self._mono() - self._start) * self.speed
+
+    def real(self, session_s: float) -> float:
+        """Real seconds for a span of session seconds."""
+        return session_s / self.speed
+
+    def sleep_until(self, t: float, stop: threading.Event | None = None) -> bool:
+        """Wait until the session time is ``t``; False if ``stop`` was set first."""
+        while True:
+            left = self.real(t - self())
+            if left <= 0:
+                return True
+            if stop is not None:
+                if stop.wait(min(left, 0.05)):
+                    return False
+            else:
+                time.sleep(min(left, 0.05))
+
+    def __repr__(self) -> str:
+        return f"<SessionClock t={self():.3f} speed={self.speed:g}>"
+
+
+@dataclass(order=True)
+class Item:
+    """One thing a source saw: ``kind`` ``event`` (a session line) or ``health`` (a switch health event)."""
+
+    t: float
+    seq: int
+    kind: str = field(compare=False)
+    payload: Any = field(compare=False)
+    source: str = field(compare=False, default="")
+
+
+class Inbox:
+    """Thread-safe, unbounded: producers never block."""
+
+    def __init__(self) -> None:
+        self._q: "queue.Queue[Item]" = queue.Queue()
+        self._seq = itertools.count()
+        self.wake = threading.Event()
+
+    def put(self, t: float, kind: str, payload: Any, source: str = "") -> None:
+        self._q.put(Item(t, next(self._seq), kind, payload, source))
+
+    def get(self, timeout: float) -> list[Item]:
+        """What arrived, waiting up to ``timeout`` seconds for the first item."""
+        out: list[Item] = []
+        try:
+            out.append(self._q.get(timeout=timeout))
+        except queue.Empty:
+            return out
+        while True:
+            try:
+                out.append(self._q.get_nowait())
+            except queue.Empty:
+                return out
+
+
+class Source(Protocol):
+    name: str
+
+    def start(self, inbox: Inbox) -> None: ...
+
+    def horizon(self) -> float: ...
+
+    @property
+    def ended(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class _Thread:
+    """A source running on its own daemon thread until :meth:`close`."""
+
+    name = "source"
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._horizon = float("-inf")
+        self._ended = threading.Event()
+        self.error: BaseException | None = None
+        self.inbox: Inbox | None = None
+
+    def start(self, inbox: Inbox) -> None:
+        self.inbox = inbox
+        self._thread = threading.Thread(target=self._main, name=f"rig-run-{self.name}", daemon=True)
+        self._thread.start()
+
+    def _main(self) -> None:
+        try:
+            self._run()
+        except BaseException as exc:  # noqa: BLE001 - reported to the consumer, which ends the run
+            self.error = exc
+            log.exception("%s source failed", self.name)
+        finally:
+            self._ended.set()
+            if self.inbox is not None:
+                self.inbox.wake.set()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def horizon(self) -> float:
+        return float("inf") if self._ended.is_set() else self._horizon
+
+    @property
+    def ended(self) -> bool:
+        return self._ended.is_set()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=5.0)
+
+
+class MatrixSource(_Thread):
+    """A :class:`~sensors.matrix.MatrixScanner` scanned at its own rate on its own thread.
+
+    The scanner must stamp frames in session time (``clock`` = the :class:`SessionClock`, ``t0=0``).
+    """
+
+    name = "matrix"
+
+    def __init__(self, scanner: Any, clock: Callable[[], float]):
+        super().__init__()
+        self.scanner = scanner
+        self.clock = clock
+        self.scans = 0
+
+    def _emit(self, events: list) -> None:
+        assert self.inbox is not None
+        for ev in events:
+            self.inbox.put(ev.t, "event" if isinstance(ev, Frame) else "health", ev, self.name)
+
+    def _run(self) -> None:
+        period = 1.0 / self.scanner.scan_hz
+        nxt = time.monotonic()
+        while not self._stop.is_set():
+            before = self.clock()
+            self._emit(self.scanner.scan())
+            self.scans += 1
+            self._horizon = before  # the next scan's frames are stamped later than this
+            nxt += period
+            delay = nxt - time.monotonic()
+            if delay > 0:
+                self._stop.wait(delay)
+            else:
+                nxt = time.monotonic()
+
+
+class SimMatrixSource(MatrixSource):
+    """The scanner on a simulated matrix: it scans on the matrix's virtual scan grid (``sim_clock``, a
+    :class:`~sensors.simmatrix.SimClock` shared by matrix and scanner) and keeps up with the session clock.
+    Quiet stretches are skipped (a constant matrix reads the same), busy ones are scanned at ``scan_hz``
+    of session time, so the scanner sees exactly what it would see at full speed."""
+
+    name = "matrix"
+
+    def __init__(self, scanner: Any, clock: Callable[[], float], matrix: Any, sim_clock: Any, start: float):
+        super().__init__(scanner, clock)
+        self.matrix = matrix
+        self.sim_clock = sim_clock
+        self.start_t = start
+
+    def _run(self) -> None:
+        period = 1.0 / self.scanner.scan_hz
+        start, k = self.start_t, 0
+        while not self._stop.is_set():
+            target = self.clock()
+            while not self._stop.is_set():
+                t = start + k * period
+                if t > target:
+                    break
+                self.sim_clock.now = t
+                self._emit(self.scanner.scan())
+                self.scans += 1
+                k += 1
+                if self.scanner.quiet:
+                    nxt = self.matrix.next_change(t)
+                    skip_to = target if nxt is None else min(nxt, target)
+                    k = max(k, math.ceil((skip_to - start) / period - 1e-9))
+                self._horizon = start + k * period - 1e-6
+            self._stop.wait(0.002)
+
+
+class ClockSource:
+    """A :class:`~rig.clock.ClockDevice` (its reader thread is the driver's own) whose signals become session
+    lines as they arrive. Periodic ``time`` lines closer than ``time_interval_s`` (session seconds) to the
+    previous one are not kept (presses always carry their times). ``make_device(on_signal)`` builds the
+    driver with this source's callback; it is opened by :meth:`start`."""
+
+    name = "clock"
+
+    def __init__(self, make_device: Callable[[Callable[[ClockSignal], None]], ClockDevice],
+                 clock: Callable[[], float], *, time_interval_s: float = 5.0, margin_s: float = 0.005):
+        self.make_device = make_device
+        self.device: ClockDevice | None = None
+        self.clock = clock
+        self.time_interval_s = time_interval_s
+        self.margin_s = margin_s
+        self.inbox: Inbox | None = None
+        self.signals = 0
+        self._last_time = float("-inf")
+        self._lock = threading.Lock()
+
+    def on_signal(self, sig: ClockSignal) -> None:
+        """The driver's callback (its reader thread)."""
+        with self._lock:
+            self.signals += 1
+            if isinstance(sig, Times) and sig.t - self._last_time < self.time_interval_s:
+                return
+            for ev in to_session_event(sig, 0.0, self.device.source if self.device else None):
+                if ev.event == "time":
+                    self._last_time = ev.t
+                assert self.inbox is not None
+                self.inbox.put(ev.t, "event", ev, self.name)
+        if self.inbox is not None:
+            self.inbox.wake.set()
+
+    def start(self, inbox: Inbox) -> None:
+        self.inbox = inbox
+        self.device = self.make_device(self.on_signal)
+        self.device.open()
+
+    def horizon(self) -> float:
+        # a signal is stamped by the reader just before it is queued: allow for that instant
+        return self.clock() - self.margin_s
+
+    @property
+    def ended(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        if self.device is not None:
+            self.device.close()
+
+
+def clock_event_at(ev: ClockEvent, t: float) -> ClockEvent:
+    """``ev`` moved to ``t`` (a line that arrived late keeps its own time in ``clock_t``)."""
+    extra = dict(ev.extra)
+    extra.setdefault("clock_t", round(ev.t, 4))
+    return ClockEvent(t, ev.event, ev.side, ev.white_ms, ev.black_ms, extra)
