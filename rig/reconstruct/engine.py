@@ -29,7 +29,7 @@ from typing import Any
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
-from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
 from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
                                      Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Output,
@@ -141,7 +141,7 @@ class Reconstructor:
         self._split: tuple[int, float, Any, frozenset[int], int] | None = None
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
-        self._legal_cache: tuple[Any, list[Move]] = (None, [])
+        self._indexes: dict[tuple, PositionIndex] = {}   # board key -> candidates of that position
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -322,10 +322,9 @@ class Reconstructor:
             return False
         own = [s for s in removed if board.piece_at(s)[0] == board.turn]
         if len(own) == 1:
-            from rig.reconstruct.matcher import capture_sequences
             theirs = removed - {own[0]}
             added = occ - seg.occ0
-            for m, _ in capture_sequences(board):
+            for m, _ in self._index().sequences:
                 if m.origin == own[0] and theirs <= set(m.captured) and added <= set(m.path):
                     return False
         return True
@@ -483,24 +482,28 @@ class Reconstructor:
                     seg.touches.append((s, up, c.t))
             seg.placed_at[s] = c.t
 
-    def _legal(self) -> list[Move]:
-        """The legal moves of the engine's board (cached per position)."""
-        key = self.board.key()
-        if self._legal_cache[0] != key:
-            self._legal_cache = (key, self.board.legal_moves)
-        return self._legal_cache[1]
+    def _index(self, board: Board | None = None) -> PositionIndex:
+        """The candidates of ``board`` (default: the engine's board), built once per position."""
+        board = self.board if board is None else board
+        key = board.key()
+        index = self._indexes.get(key)
+        if index is None:
+            if len(self._indexes) >= 16:
+                self._indexes.clear()     # positions of past turns are not looked up again
+            index = self._indexes[key] = PositionIndex(board)
+        return index
 
     def _lost_limit(self) -> int:
-        longest = max((len(m.captured) for m in self._legal()), default=0)
-        return longest + 2 + self.settings.lost_squares
+        return self._index().longest + 2 + self.settings.lost_squares
 
     # -- explaining and committing -----------------------------------------------------------
 
     def _explain(self, occ: frozenset[int] | None = None, board: Board | None = None) -> Explanation | None:
         seg = self._seg
         occ = self._occ if occ is None else occ
-        return explain(self.board if board is None else board, seg.occ0, occ, frozenset(seg.landings),
-                       tuple(seg.lift_order), seg.hints)
+        board = self.board if board is None else board
+        return explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                       self._index(board))
 
     def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
                                                                      Explanation] | None:
@@ -515,14 +518,14 @@ class Reconstructor:
             cur = cur - {c.square} if c.up else cur | {c.square}
             if c.up or cur == occ:
                 continue
-            first = explain(self.board, seg.occ0, cur)
+            first = explain(self.board, seg.occ0, cur, index=self._index())
             if first is None or not first.legal or not first.exact:
                 continue
             mid = _snap(self.board)
             mid.push(first.move)
             mid = _snap(mid)
             mid.turn = self.board.turn
-            second = explain(mid, cur, occ)
+            second = explain(mid, cur, occ, index=self._index(mid))
             if second is not None:
                 return first, cur, c.t, second
         return None
@@ -537,7 +540,7 @@ class Reconstructor:
         seg = self._seg
         other = _snap(self.board)
         other.turn = not other.turn
-        expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order))
+        expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
         if expl is None or not expl.legal or not expl.exact:
             return False
         passed = [i for i, irr in enumerate(self.irregularities)
@@ -650,7 +653,8 @@ class Reconstructor:
             self._number += 1
         move = expl.move
         name = self.variant.square_name
-        text = board_before.move_text(move) if expl.legal else move.text(name=name)
+        index = self._index(board_before)
+        text = board_before.move_text(move, index.moves) if expl.legal else move.text(name=name)
         after = self._physical_after(expl, occ)
         self._accept_open(mover, t)
         found: list[int] = []
@@ -658,7 +662,7 @@ class Reconstructor:
             found.append(self._irregular("two-moves", t, (move.origin, move.destination),
                                          f"{_SIDE[mover]} moved again: {text}", mover, number))
         if expl.kind is not None:
-            due = ", ".join(board_before.move_text(m) for m in board_before.legal_moves[:6])
+            due = ", ".join(board_before.move_text(m, index.moves) for m in index.legal_moves[:6])
             detail = {"capture-not-taken": f"{text} played; a capture was compulsory ({due})",
                       "capture-rule-violated": f"{text} took {len(move.captured)}; the law requires one of {due}",
                       "capture-incomplete": f"{text} stopped before the end of the capture",
@@ -678,7 +682,7 @@ class Reconstructor:
             found.append(self._irregular("own-piece-removed", t, own_missing,
                                          "own pieces removed: " + ", ".join(name(s) for s in own_missing),
                                          mover, number))
-        found.extend(self._trail_irregularities(board_before, expl, t, number))
+        found.extend(self._trail_irregularities(board_before, index, expl, t, number))
         legal_in_record = expl.legal
         fen_after = after.fen()
         entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
@@ -722,7 +726,8 @@ class Reconstructor:
         self._counters(t)
         self._end_of_game_check(t)
 
-    def _trail_irregularities(self, board: Board, expl: Explanation, t: float, number: int) -> list[int]:
+    def _trail_irregularities(self, board: Board, index: PositionIndex, expl: Explanation, t: float,
+                              number: int) -> list[int]:
         """Touch-move, release and removal-order irregularities from the turn's evidence."""
         seg = self._seg
         mover = board.turn
@@ -732,9 +737,8 @@ class Reconstructor:
         touched_own = [(s, up) for s, up, _ in seg.touches
                        if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover]
         if touched_own:
-            movable = {m.origin for m in board.legal_moves}
-            touched_own = [(s, up) for s, up in touched_own if s in movable]
-        if touched_own and not (move.is_capture and board.is_capture_due()):
+            touched_own = [(s, up) for s, up in touched_own if s in index.origins]
+        if touched_own and not (move.is_capture and index.due):
             sq = sorted({s for s, _ in touched_own})
             found.append(self._irregular("touched-piece-not-moved", t, sq,
                                          f"touched {', '.join(name(s) for s in sq)}, played {name(move.origin)}",
@@ -785,7 +789,7 @@ class Reconstructor:
                 self._reached[c.rule] = c
 
     def _end_of_game_check(self, t: float) -> None:
-        if self._phase != PLAY or self._legal():
+        if self._phase != PLAY or self._index().moves:
             return
         outcome = self.tracker.outcome()
         if outcome is not None and self.result == "*":
@@ -832,7 +836,7 @@ class Reconstructor:
             undo.legal_after = None
             return True
         if open_irr and not ply.legal or any(self.irregularities[i].type == "capture-incomplete" for i in open_irr):
-            expl = explain(undo.board_before, undo.occ_before, occ)
+            expl = explain(undo.board_before, undo.occ_before, occ, index=self._index(undo.board_before))
             if expl is not None and expl.legal and expl.exact:
                 self._withdraw(t, undo)
                 for i in open_irr:
@@ -982,7 +986,7 @@ class Reconstructor:
         other = _snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings),
-                       tuple(seg.lift_order))
+                       tuple(seg.lift_order), index=self._index(other))
         passed = [i for i, irr in enumerate(self.irregularities)
                   if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
         if expl is not None and (expl.legal or fallback_for is not None):

@@ -25,7 +25,7 @@ from rig.board import Board
 from rig.geometry import geometry
 from rig.move import Move
 
-__all__ = ["Explanation", "explain", "capture_sequences", "plain_moves"]
+__all__ = ["Explanation", "PositionIndex", "explain", "capture_sequences", "plain_moves"]
 
 TIER_LEGAL = 0
 TIER_CAPTURE = 1
@@ -145,6 +145,77 @@ def capture_sequences(board: Board) -> list[tuple[Move, bool]]:
     return out
 
 
+class PositionIndex:
+    """The candidates of one position, computed once per position and looked up per observation.
+
+    ``moves``: the legal moves, every landing path (``Board.legal_moves_all_paths``); ``by_dest``:
+    those moves by destination square, ``round_trips``: those that end where they began (a king's
+    capture round); ``keys``: the legal move identities; ``due``: a capture is compulsory
+    (FPD 3.3a, FMJD 4.1); ``longest``: the most pieces a legal move captures; ``origins``: the
+    squares a legal move starts from; ``own``: the squares of the side to move. The forbidden
+    candidates (tiers 1-2) are built on first use, since most observations match a legal move.
+    Treat as immutable: an index stands for its position, whichever board it was built from."""
+
+    __slots__ = ("board", "moves", "by_dest", "round_trips", "keys", "due", "longest", "origins", "own",
+                 "_sequences", "_forbidden", "_forbidden_trips", "_legal_moves")
+
+    def __init__(self, board: Board):
+        self.board = board.copy(stack=True)
+        self.board.move_stack.clear()
+        self.board._stack.clear()
+        moves = board.legal_moves_all_paths()
+        self.moves = moves
+        by_dest: dict[int, list[Move]] = {}
+        trips = []
+        for m in moves:
+            by_dest.setdefault(m.destination, []).append(m)
+            if m.origin == m.destination:
+                trips.append(m)
+        self.by_dest = by_dest
+        self.round_trips = trips
+        self.keys = frozenset(m.key for m in moves)
+        self.due = bool(moves) and bool(moves[0].captured)
+        self.longest = max((len(m.captured) for m in moves), default=0)
+        self.origins = frozenset(m.origin for m in moves)
+        g = geometry(board.variant)
+        self.own = frozenset(g.squares_of((board.wm | board.wk) if board.turn else (board.bm | board.bk)))
+        self._sequences: list[tuple[Move, bool]] | None = None
+        self._forbidden: dict[int, list[tuple[Move, str, int]]] | None = None
+        self._forbidden_trips: list[tuple[Move, str, int]] = []
+        self._legal_moves: list[Move] | None = None
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """``Board.legal_moves`` of the position (one path per move, the generator's choice)."""
+        if self._legal_moves is None:
+            self._legal_moves = self.board.legal_moves
+        return self._legal_moves
+
+    @property
+    def sequences(self) -> list[tuple[Move, bool]]:
+        """:func:`capture_sequences` of the position."""
+        if self._sequences is None:
+            self._sequences = capture_sequences(self.board)
+        return self._sequences
+
+    def forbidden(self) -> tuple[dict[int, list[tuple[Move, str, int]]], list[tuple[Move, str, int]]]:
+        """Tiers 1-2 as ``(move, kind, tier)``, by destination, and those ending where they began."""
+        if self._forbidden is None:
+            out: list[tuple[Move, str, int]] = []
+            keys = self.keys
+            for m, complete in self.sequences:
+                if m.key not in keys:
+                    out.append((m, "capture-rule-violated" if complete else "capture-incomplete", TIER_CAPTURE))
+            if self.due:
+                out.extend((m, "capture-not-taken", TIER_NOT_TAKEN) for m in plain_moves(self.board))
+            by_dest: dict[int, list[tuple[Move, str, int]]] = {}
+            for c in out:
+                by_dest.setdefault(c[0].destination, []).append(c)
+            self._forbidden = by_dest
+            self._forbidden_trips = [c for c in out if c[0].origin == c[0].destination]
+        return self._forbidden, self._forbidden_trips
+
+
 def _fit(move: Move, occ0: frozenset[int], occ: frozenset[int]) -> tuple[frozenset[int], frozenset[int]] | None:
     """(standing, missing) if ``move`` explains ``occ`` from ``occ0``, else None."""
     caps = move.captured
@@ -166,18 +237,22 @@ def _landing_cost(move: Move, landings: frozenset[int]) -> tuple[int, int]:
 
 
 def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: frozenset[int] = frozenset(),
-            lifted: tuple[int, ...] = (), hints: dict[int, int] | None = None) -> Explanation | None:
+            lifted: tuple[int, ...] = (), hints: dict[int, int] | None = None,
+            index: PositionIndex | None = None) -> Explanation | None:
     """The best one-move explanation of ``occ`` (seen now) from ``occ0`` (seen at the start of the
     turn) for the side to move of ``board``, or None. ``landings``: squares the moving piece was set
     down on and left again (multiple-capture landings); ``lifted``: own squares in the order they
     were lifted (the last one is the likeliest mover among several); ``hints``: for a square a piece
-    was set down on, the own square lifted last before that (the piece that went there)."""
+    was set down on, the own square lifted last before that (the piece that went there). ``index``:
+    the :class:`PositionIndex` of ``board`` when the caller keeps one (else it is built here)."""
     added = occ - occ0
     if len(added) > 1:
         return None
     removed = occ0 - occ
     if not added and not removed:
         return None
+    if index is None:
+        index = PositionIndex(board)
     best: Explanation | None = None
 
     def consider(move: Move, legal: bool, kind: str | None, tier: int) -> None:
@@ -193,35 +268,27 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
 
     if added:
         (dest,) = added
-        dest_ok = lambda m: m.destination == dest  # noqa: E731
-    else:
-        dest_ok = lambda m: m.origin == m.destination and m.origin in occ  # noqa: E731
-
-    for m in board.legal_moves_all_paths():
-        if dest_ok(m):
+        for m in index.by_dest.get(dest, ()):
             consider(m, True, None, TIER_LEGAL)
-    if best is not None and best.exact:
-        return best
-    legal_keys = {m.key for m in board.legal_moves}
-    due = board.is_capture_due()
-    for m, complete in capture_sequences(board):
-        if dest_ok(m) and m.key not in legal_keys:
-            consider(m, False, "capture-rule-violated" if complete else "capture-incomplete", TIER_CAPTURE)
-    if due:
-        for m in plain_moves(board):
-            if dest_ok(m):
-                consider(m, False, "capture-not-taken", TIER_NOT_TAKEN)
+    else:
+        for m in index.round_trips:
+            if m.origin in occ:
+                consider(m, True, None, TIER_LEGAL)
+    if best is not None:
+        return best           # the tier leads the cost: no forbidden candidate can beat a legal one
+    by_dest, trips = index.forbidden()
+    for m, kind, tier in (by_dest.get(dest, ()) if added else (c for c in trips if c[0].origin in occ)):
+        consider(m, False, kind, tier)
     if best is not None:
         return best
     if not added:
         return None
-    own = {s for s, (w, _k) in board.pieces().items() if w == board.turn}
+    own = index.own
     movers = [s for s in removed if s in own]
     if not movers:
         return None
     order = {s: i for i, s in enumerate(lifted)}
     origin = max(movers, key=lambda s: (order.get(s, -1), -s))
-    (dest,) = added
     piece = board.piece_at(origin)
     promotes = piece is not None and not piece[1] and dest in board.variant.promotion_squares(board.turn)
     caps = tuple(sorted(s for s in removed if s not in own))
