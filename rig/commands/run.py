@@ -267,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
     handler = _logging(paths, args.plain)
     base = 0.0 if recovered is None else round(recovered.last_t + 0.001, 4)
     speed = args.speed if args.simulate is not None else 1.0
-    clock = SessionClock(base, speed)
+    clock = SessionClock(base, speed, started=args.simulate is None)
     tg = header.tags
     view = RunView(f"{tg.get('White', 'White')} - {tg.get('Black', 'Black')}", engine.board)
     screen = run_screen(sys.stdout, args.plain)
@@ -327,10 +327,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"rig run: cannot open the board: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
 
+    def started() -> None:
+        """A simulation begins once the clock driver is connected (a real clock is there before the game)."""
+        if world is not None:
+            deadline = time.monotonic() + 5.0
+            for s in loop.sources:
+                device = getattr(s, "device", None)
+                while device is not None and not device.state.connected and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            clock.start()
+            world.start_hands(clock)
+
+    loop.on_started = started
     try:
         with _stop_on_signals(stop):
-            if world is not None:
-                world.start_hands(clock)
             outcome = loop.run()
     finally:
         if world is not None:
@@ -360,11 +370,15 @@ def _clock_factory(args, world, clock):
     """A function making the clock driver with the source's callback."""
     from rig.clock.dgt import DgtClock
     from rig.clock.line import LineClock
-    from rig.clock.serial_link import parse_port_spec
+    from rig.clock.serial_link import Backoff, parse_port_spec
 
     if world is not None:
         assert world.emulator is not None
         port, protocol = world.emulator.path, world.emulator.protocol
+        cls = LineClock if protocol == "line" else DgtClock
+        b = Backoff()  # reconnection attempts as often in session time as on a real board
+        backoff = Backoff(b.initial / args.speed, b.factor, b.maximum / args.speed)
+        return lambda cb: cls(port, white_side=args.white_side, now=clock, on_signal=cb, backoff=backoff)
     elif args.clock_gpio:
         from rig.clock.gpio import GpioClock
 

@@ -78,7 +78,7 @@ class LiveLoop:
                  clock: Callable[[], float], *, view: RunView | None = None, screen=None,
                  health_journal: Journal | None = None, stop: threading.Event | None = None,
                  grace_s: float = 3.0, end_at: float | None = None, tick_s: float = 0.02, redraw_s: float = 0.25,
-                 on_event: Callable[[Event], None] | None = None):
+                 on_event: Callable[[Event], None] | None = None, on_started: Callable[[], None] | None = None):
         self.engine = engine
         self.journal = journal
         self.paths = paths
@@ -93,6 +93,7 @@ class LiveLoop:
         self.tick_s = tick_s
         self.redraw_s = redraw_s
         self.on_event = on_event
+        self.on_started = on_started
         self.inbox = Inbox()
         self.t = 0.0                    # the engine's time (never goes back)
         self.ended_at: float | None = None
@@ -231,6 +232,8 @@ class LiveLoop:
         try:
             for s in self.sources:
                 s.start(self.inbox)
+            if self.on_started is not None:
+                self.on_started()
             last_draw = time.monotonic()
             while True:
                 self._take(self.inbox.get(self.tick_s))

@@ -32,17 +32,26 @@ class SessionClock:
     """Session seconds: ``base`` plus the monotonic time since construction, times ``speed``.
 
     ``speed`` > 1 runs a simulation faster than real time; ``base`` continues a resumed session.
+    ``started=False``: the time stands at ``base`` until :meth:`start` (a simulation waits for its clock
+    driver to be connected before the hands begin).
     """
 
-    def __init__(self, base: float = 0.0, speed: float = 1.0, monotonic: Callable[[], float] = time.monotonic):
+    def __init__(self, base: float = 0.0, speed: float = 1.0, monotonic: Callable[[], float] = time.monotonic,
+                 *, started: bool = True):
         if speed <= 0:
             raise ValueError(f"speed must be positive, not {speed}")
         self.base = float(base)
         self.speed = float(speed)
         self._mono = monotonic
-        self._start = monotonic()
+        self._start: float | None = monotonic() if started else None
+
+    def start(self) -> None:
+        if self._start is None:
+            self._start = self._mono()
 
     def __call__(self) -> float:
+        if self._start is None:
+            return self.base
         return self.base + (self._mono() - self._start) * self.speed
 
     def real(self, session_s: float) -> float:
@@ -52,7 +61,7 @@ class SessionClock:
     def sleep_until(self, t: float, stop: threading.Event | None = None) -> bool:
         """Wait until the session time is ``t``; False if ``stop`` was set first."""
         while True:
-            left = self.real(t - self())
+            left = 0.01 if self._start is None else self.real(t - self())
             if left <= 0:
                 return True
             if stop is not None:
