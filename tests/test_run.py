@@ -190,3 +190,23 @@ def test_occupancy_at_follows_the_hands(expected):
     assert occupancy_at(expected, -1.0) == frames[0].occupied
     assert occupancy_at(expected, frames[3].t) == frames[3].occupied
     assert occupancy_at(expected, frames[-1].t + 10) == frames[-1].occupied
+
+
+def test_sigterm_closes_cleanly(tmp_path, expected):
+    out = tmp_path / "t.jsonl"
+    proc = start_rig("run", "--simulate", GAME, "--speed", SPEED, "--plain", "--out", str(out))
+    try:
+        wait_lines(out, 30, proc)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stderr.close()
+    assert "rig run: stopped;" in err
+    pdn = (tmp_path / "t.pdn").read_text(encoding="utf-8")
+    assert '[Result "*"]' in pdn and pdn == transcribed(str(out))
+    moves = report_moves(str(tmp_path / "t.report.json"))
+    assert 0 < len(moves) < len(expected.expected_moves) and moves == expected.expected_moves[:len(moves)]
+    assert out.read_bytes().endswith(b"\n")

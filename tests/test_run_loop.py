@@ -144,3 +144,17 @@ def test_a_failing_engine_does_not_stop_the_journal(tmp_path):
     assert out.engine_error == "RuntimeError: bug" and out.lines == 5
     assert len(recover(paths.session).events) == 5
     assert any("engine failed" in n for n in loop.view.notes)
+
+
+def test_a_source_that_cannot_start_ends_the_run(tmp_path):
+    clock = SessionClock(speed=20.0)
+
+    class NoPins(ScriptedSource):
+        def start(self, inbox):
+            raise OSError("no GPIO here")
+
+    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026"), [NoPins("clock", [], clock, 0.0)], clock,
+                            end_at=60.0)
+    out = loop.run()
+    assert out.reason == "source-failed" and out.source_errors == ["clock: cannot start: OSError: no GPIO here"]
+    assert recover(paths.session).events == []

@@ -54,7 +54,7 @@ def _down(t: float) -> float:
 class RunOutcome:
     """How a run ended and what it did."""
 
-    reason: str                     # game-end, stopped, simulation-end, source-ended
+    reason: str                     # game-end, stopped, simulation-end, source-ended, source-failed
     result: str = "*"
     moves: int = 0
     irregularities: int = 0
@@ -231,11 +231,18 @@ class LiveLoop:
         reason = "stopped"
         try:
             for s in self.sources:
-                s.start(self.inbox)
-            if self.on_started is not None:
+                try:
+                    s.start(self.inbox)
+                except Exception as exc:  # noqa: BLE001 - pins or port that cannot be opened: end the run
+                    self.outcome.source_errors.append(f"{s.name}: cannot start: {type(exc).__name__}: {exc}")
+                    self.stop.set()
+                    break
+            if self.on_started is not None and not self.stop.is_set():
                 self.on_started()
+            if self.stop.is_set() and self.outcome.source_errors:
+                reason = "source-failed"
             last_draw = time.monotonic()
-            while True:
+            while reason != "source-failed":
                 self._take(self.inbox.get(self.tick_s))
                 h = self.horizon()
                 self._release(h)
