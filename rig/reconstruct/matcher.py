@@ -153,14 +153,15 @@ class PositionIndex:
     capture round); ``keys``: the legal move identities; ``due``: a capture is compulsory
     (FPD 3.3a, FMJD 4.1); ``longest``: the most pieces a legal move captures; ``origins``: the
     squares a legal move starts from; ``own``: the squares of the side to move. The forbidden
-    candidates (tiers 1-2) are built on first use, since most observations match a legal move.
+    candidates (tiers 1-2) and the rarer sets are built on first use, since most observations match a
+    legal move.
     Treat as immutable: an index stands for its position, whichever board it was built from."""
 
-    __slots__ = ("board", "moves", "by_dest", "round_trips", "keys", "due", "longest", "origins", "own",
+    __slots__ = ("board", "moves", "by_dest", "round_trips", "due", "longest", "_keys", "_origins", "_own",
                  "_sequences", "_forbidden", "_forbidden_trips", "_legal_moves")
 
     def __init__(self, board: Board):
-        self.board = board.copy(stack=True)
+        self.board = board.copy()
         self.board.move_stack.clear()
         self.board._stack.clear()
         moves = board.legal_moves_all_paths()
@@ -168,21 +169,46 @@ class PositionIndex:
         by_dest: dict[int, list[Move]] = {}
         trips = []
         for m in moves:
-            by_dest.setdefault(m.destination, []).append(m)
-            if m.origin == m.destination:
+            d = m.destination
+            if d in by_dest:
+                by_dest[d].append(m)
+            else:
+                by_dest[d] = [m]
+            if m.origin == d:
                 trips.append(m)
         self.by_dest = by_dest
         self.round_trips = trips
-        self.keys = frozenset(m.key for m in moves)
         self.due = bool(moves) and bool(moves[0].captured)
-        self.longest = max((len(m.captured) for m in moves), default=0)
-        self.origins = frozenset(m.origin for m in moves)
-        g = geometry(board.variant)
-        self.own = frozenset(g.squares_of((board.wm | board.wk) if board.turn else (board.bm | board.bk)))
+        self.longest = max(len(m.captured) for m in moves) if self.due else 0
+        self._keys: frozenset | None = None
+        self._origins: frozenset[int] | None = None
+        self._own: frozenset[int] | None = None
         self._sequences: list[tuple[Move, bool]] | None = None
         self._forbidden: dict[int, list[tuple[Move, str, int]]] | None = None
         self._forbidden_trips: list[tuple[Move, str, int]] = []
         self._legal_moves: list[Move] | None = None
+
+    @property
+    def keys(self) -> frozenset:
+        """The identities (``Move.key``) of the legal moves."""
+        if self._keys is None:
+            self._keys = frozenset(m.key for m in self.moves)
+        return self._keys
+
+    @property
+    def origins(self) -> frozenset[int]:
+        """The squares a legal move starts from."""
+        if self._origins is None:
+            self._origins = frozenset(m.origin for m in self.moves)
+        return self._origins
+
+    @property
+    def own(self) -> frozenset[int]:
+        """The squares of the side to move."""
+        if self._own is None:
+            b = self.board
+            self._own = frozenset(geometry(b.variant).squares_of((b.wm | b.wk) if b.turn else (b.bm | b.bk)))
+        return self._own
 
     @property
     def legal_moves(self) -> list[Move]:
