@@ -29,6 +29,7 @@ from typing import Any
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
+from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
 from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
@@ -142,6 +143,7 @@ class Reconstructor:
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
         self._indexes: dict[tuple, PositionIndex] = {}   # board key -> candidates of that position
+        self._fen = FenWriter(self.variant).fen
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -644,7 +646,7 @@ class Reconstructor:
             flipped = _snap(self.board)
             flipped.turn = not flipped.turn
             self.board = flipped
-            setup_before = flipped.fen()
+            setup_before = self._fen(flipped)
         board_before = _snap(self.board)
         mover = board_before.turn
         two_moves = other_side and not pass_accepted
@@ -684,7 +686,7 @@ class Reconstructor:
                                          mover, number))
         found.extend(self._trail_irregularities(board_before, index, expl, t, number))
         legal_in_record = expl.legal
-        fen_after = after.fen()
+        fen_after = self._fen(after)
         entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
         needs_setup = legal_in_record and (bool(expl.standing) or bool(expl.missing))
         comment = None
@@ -828,7 +830,7 @@ class Reconstructor:
                                                    "own-piece-removed"):
                     self._set_status(i, CORRECTED, t, "the board was put right before the opponent moved")
             ply.needs_setup = False
-            ply.fen_after = undo.legal_after.fen()
+            ply.fen_after = self._fen(undo.legal_after)
             self.moves[undo.ply] = replace(self.moves[undo.ply], fen_after=ply.fen_after)
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
@@ -902,7 +904,7 @@ class Reconstructor:
         if self._lost is not None:
             self._set_status(self._lost, CORRECTED, t, "the position was restored")
         self._lost = None
-        self._emit(PositionRestored(t, target.fen()))
+        self._emit(PositionRestored(t, self._fen(target)))
 
     # -- clock -------------------------------------------------------------------------------
 
@@ -1007,15 +1009,15 @@ class Reconstructor:
                               "the board changed in a way no single move explains", mover,
                               self._number)
         self._accept_open(mover, t)
-        entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, after.fen())
+        entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, self._fen(after))
         if not mover:
             self._number += 1
-        self._plies.append(_Ply(_snap(self.board), None, False, after.fen(), None, False, None,
+        self._plies.append(_Ply(_snap(self.board), None, False, self._fen(after), None, False, None,
                                 f"{_SIDE[mover]} {text}: illegal-move", [idx]))
         self.moves.append(entry)
         self._emit(entry)
         self._undo = _Undo(len(self._plies) - 1, seg.occ0, _snap(self.board))
-        self.tracker.set_position(after.fen())
+        self.tracker.set_position(self._fen(after))
         self.board = after
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._counters(t)
@@ -1057,9 +1059,9 @@ class Reconstructor:
             except ValueError as exc:
                 self._note(t, f"arbiter set-position ignored: {exc}")
                 return
-            self._plies.append(_Ply(_snap(self.board), None, False, board.fen(), None, False, None,
+            self._plies.append(_Ply(_snap(self.board), None, False, self._fen(board), None, False, None,
                                     "position set by the arbiter", [], True))
-            self.tracker.set_position(board.fen())
+            self.tracker.set_position(self._fen(board))
             self._undo = None
             self._split = None
             if self._phase in (LOST, SETUP):
@@ -1076,7 +1078,7 @@ class Reconstructor:
                 if self._occ != board.occupied():
                     self._lost_target = board
                     self._phase = LOST
-            self._note(t, f"arbiter set the position {board.fen()}")
+            self._note(t, f"arbiter set the position {self._fen(board)}")
         elif ev.action == "result":
             if ev.result:
                 try:
