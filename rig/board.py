@@ -12,7 +12,8 @@ from rig.errors import AmbiguousMoveError, IllegalMoveError
 from rig.fen import FenPosition, make_fen, parse_fen
 from rig.geometry import Geometry, geometry
 from rig.move import Move
-from rig.movegen import count_moves, generate
+from rig.movegen import generate
+from rig.perft import perft as _perft
 from rig.variants import Variant, get_variant
 
 __all__ = ["Board", "WHITE", "BLACK", "MAN", "KING", "Piece"]
@@ -318,43 +319,5 @@ def api_perft(board: Board, depth: int) -> int:
 
 
 def perft(board: Board, depth: int) -> int:
-    """Leaf nodes at ``depth`` below ``board``'s position: the moves of :func:`generate` played
-    on plain bitboards, with a bulk count (:func:`count_moves`) one ply above the leaves."""
-    g = board._g
-    gen = generate
-    count = count_moves
-
-    def rec(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, d: int) -> int:
-        moves = gen(g, wm, wk, bm, bk, white)
-        d -= 1
-        nxt = count if d == 1 else rec
-        total = 0
-        if white:
-            for frm, to, cap, promo, _, _ in moves:
-                fb = 1 << frm
-                tb = 1 << to
-                if wm & fb:
-                    if promo:
-                        total += nxt(g, wm ^ fb, wk | tb, bm & ~cap, bk & ~cap, False, d)
-                    else:
-                        total += nxt(g, wm ^ fb ^ tb, wk, bm & ~cap, bk & ~cap, False, d)
-                else:
-                    total += nxt(g, wm, wk ^ fb ^ tb, bm & ~cap, bk & ~cap, False, d)
-        else:
-            for frm, to, cap, promo, _, _ in moves:
-                fb = 1 << frm
-                tb = 1 << to
-                if bm & fb:
-                    if promo:
-                        total += nxt(g, wm & ~cap, wk & ~cap, bm ^ fb, bk | tb, True, d)
-                    else:
-                        total += nxt(g, wm & ~cap, wk & ~cap, bm ^ fb ^ tb, bk, True, d)
-                else:
-                    total += nxt(g, wm & ~cap, wk & ~cap, bm, bk ^ fb ^ tb, True, d)
-        return total
-
-    if depth <= 0:
-        return 1
-    if depth == 1:
-        return count(g, board.wm, board.wk, board.bm, board.bk, board.turn)
-    return rec(g, board.wm, board.wk, board.bm, board.bk, board.turn, depth)
+    """Leaf nodes at ``depth`` below ``board``'s position: :func:`rig.perft.perft` on its bitboards."""
+    return _perft(board._g, board.wm, board.wk, board.bm, board.bk, board.turn, depth)
