@@ -29,7 +29,7 @@ def _game_boards(variant: str, seed: int) -> list[Board]:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_fen_writer_follows_games(variant):
-    writer = FenWriter(get_variant(variant), limit=8)
+    writer = FenWriter(get_variant(variant), limit=8)   # small: the kept items are cleared often
     for seed in range(4):
         for board in _game_boards(variant, seed):
             assert writer.fen(board) == board.fen()
@@ -56,11 +56,12 @@ def test_position_index_matches_board(variant):
             assert index.moves == moves
             assert index.keys == {m.key for m in board.legal_moves}
             assert index.due == board.is_capture_due()
+            assert index.has_moves == bool(moves)
             assert index.longest == max((len(m.captured) for m in moves), default=0)
             assert index.origins == {m.origin for m in moves}
             assert index.own == {s for s, (w, _k) in board.pieces().items() if w == board.turn}
             assert index.legal_moves == board.legal_moves
             assert index.sequences == capture_sequences(board)
             for dest in range(1, board.variant.squares + 1):
-                assert index.by_dest.get(dest, []) == [m for m in moves if m.destination == dest]
+                assert index.to(dest) == [m for m in moves if m.destination == dest]
             assert index.round_trips == [m for m in moves if m.origin == m.destination]

@@ -656,7 +656,7 @@ class Reconstructor:
         move = expl.move
         name = self.variant.square_name
         index = self._index(board_before)
-        text = board_before.move_text(move, index.moves) if expl.legal else move.text(name=name)
+        text = board_before.move_text(move, index.to(move.destination)) if expl.legal else move.text(name=name)
         after = self._physical_after(expl, occ)
         self._accept_open(mover, t)
         found: list[int] = []
@@ -791,7 +791,7 @@ class Reconstructor:
                 self._reached[c.rule] = c
 
     def _end_of_game_check(self, t: float) -> None:
-        if self._phase != PLAY or self._index().moves:
+        if self._phase != PLAY or self._index().has_moves:
             return
         outcome = self.tracker.outcome()
         if outcome is not None and self.result == "*":

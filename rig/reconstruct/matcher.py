@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from rig.board import Board
 from rig.geometry import geometry
 from rig.move import Move
+from rig.movegen import generate_all_paths
 
 __all__ = ["Explanation", "PositionIndex", "explain", "capture_sequences", "plain_moves"]
 
@@ -148,38 +149,33 @@ def capture_sequences(board: Board) -> list[tuple[Move, bool]]:
 class PositionIndex:
     """The candidates of one position, computed once per position and looked up per observation.
 
-    ``moves``: the legal moves, every landing path (``Board.legal_moves_all_paths``); ``by_dest``:
-    those moves by destination square, ``round_trips``: those that end where they began (a king's
-    capture round); ``keys``: the legal move identities; ``due``: a capture is compulsory
-    (FPD 3.3a, FMJD 4.1); ``longest``: the most pieces a legal move captures; ``origins``: the
-    squares a legal move starts from; ``own``: the squares of the side to move. The forbidden
-    candidates (tiers 1-2) and the rarer sets are built on first use, since most observations match a
-    legal move.
+    ``due``: a capture is compulsory (FPD 3.3a, FMJD 4.1); ``longest``: the most pieces a legal
+    move captures; ``has_moves``: the side to move can move. The legal moves (every landing path)
+    stay in the move generator's form until asked for: ``to(dest)`` gives those ending on ``dest``,
+    ``round_trips`` those ending where they began (a king's capture round), ``moves`` all of them
+    (as ``Board.legal_moves_all_paths``); ``keys`` are their identities, ``origins`` the squares
+    they start from, ``own`` the squares of the side to move. The forbidden candidates (tiers 1-2)
+    are built on first use too, since most observations match a legal move.
     Treat as immutable: an index stands for its position, whichever board it was built from."""
 
-    __slots__ = ("board", "moves", "by_dest", "round_trips", "due", "longest", "_keys", "_origins", "_own",
-                 "_sequences", "_forbidden", "_forbidden_trips", "_legal_moves")
+    __slots__ = ("board", "due", "longest", "has_moves", "_raw", "_sq", "_bit", "_to", "_moves", "_trips",
+                 "_keys", "_origins", "_own", "_sequences", "_forbidden", "_forbidden_trips", "_legal_moves")
 
     def __init__(self, board: Board):
         self.board = board.copy()
         self.board.move_stack.clear()
         self.board._stack.clear()
-        moves = board.legal_moves_all_paths()
-        self.moves = moves
-        by_dest: dict[int, list[Move]] = {}
-        trips = []
-        for m in moves:
-            d = m.destination
-            if d in by_dest:
-                by_dest[d].append(m)
-            else:
-                by_dest[d] = [m]
-            if m.origin == d:
-                trips.append(m)
-        self.by_dest = by_dest
-        self.round_trips = trips
-        self.due = bool(moves) and bool(moves[0].captured)
-        self.longest = max(len(m.captured) for m in moves) if self.due else 0
+        g = geometry(board.variant)
+        raw = generate_all_paths(g, board.wm, board.wk, board.bm, board.bk, board.turn)
+        self._raw = raw
+        self._sq = g.sq
+        self._bit = g.bit
+        self.has_moves = bool(raw)
+        self.due = bool(raw) and raw[0][2] != 0
+        self.longest = max(len(m[5]) for m in raw) if self.due else 0
+        self._to: dict[int, list[Move]] = {}
+        self._moves: list[Move] | None = None
+        self._trips: list[Move] | None = None
         self._keys: frozenset | None = None
         self._origins: frozenset[int] | None = None
         self._own: frozenset[int] | None = None
@@ -187,6 +183,41 @@ class PositionIndex:
         self._forbidden: dict[int, list[tuple[Move, str, int]]] | None = None
         self._forbidden_trips: list[tuple[Move, str, int]] = []
         self._legal_moves: list[Move] | None = None
+
+    def _convert(self, raw: list[tuple]) -> list[Move]:
+        """Generator tuples (rig.movegen) as moves, in ``Board.legal_moves_all_paths`` order."""
+        sq = self._sq
+        out = []
+        for frm, to, _, promotes, path, caps in raw:
+            if path is None:
+                out.append(Move(sq[frm], sq[to], (sq[frm], sq[to]), (), promotes))
+            else:
+                out.append(Move(sq[frm], sq[to], tuple(sq[b] for b in path), tuple(sq[b] for b in caps), promotes))
+        if len(out) > 1:
+            out.sort(key=lambda m: (m.origin, m.destination, m.captured, m.path))
+        return out
+
+    def to(self, dest: int) -> list[Move]:
+        """The legal moves (every landing path) ending on ``dest``."""
+        moves = self._to.get(dest)
+        if moves is None:
+            b = self._bit[dest]
+            moves = self._to[dest] = self._convert([m for m in self._raw if m[1] == b])
+        return moves
+
+    @property
+    def round_trips(self) -> list[Move]:
+        """The legal moves that end where they began."""
+        if self._trips is None:
+            self._trips = self._convert([m for m in self._raw if m[0] == m[1]])
+        return self._trips
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every legal move with every landing path (``Board.legal_moves_all_paths``)."""
+        if self._moves is None:
+            self._moves = self._convert(self._raw)
+        return self._moves
 
     @property
     def keys(self) -> frozenset:
@@ -199,7 +230,7 @@ class PositionIndex:
     def origins(self) -> frozenset[int]:
         """The squares a legal move starts from."""
         if self._origins is None:
-            self._origins = frozenset(m.origin for m in self.moves)
+            self._origins = frozenset(self._sq[m[0]] for m in self._raw)
         return self._origins
 
     @property
@@ -242,19 +273,31 @@ class PositionIndex:
         return self._forbidden, self._forbidden_trips
 
 
-def _fit(move: Move, occ0: frozenset[int], occ: frozenset[int]) -> tuple[frozenset[int], frozenset[int]] | None:
-    """(standing, missing) if ``move`` explains ``occ`` from ``occ0``, else None."""
+def _fit(move: Move, occ: frozenset[int], added: frozenset[int], removed: frozenset[int]
+         ) -> tuple[frozenset[int], frozenset[int]] | None:
+    """(standing, missing) if ``move`` explains ``occ``, else None. ``added``/``removed``: the squares
+    ``occ`` has more/fewer than the occupancy ``occ0`` at the start of the turn.
+
+    The board after the move would be ``after = (occ0 - {origin} - captured) | {destination}``; the
+    move explains ``occ`` when nothing but captured pieces stands where ``after`` is empty
+    (``occ - after``: the new squares and the origin or captured squares still occupied, less the
+    destination) and the destination is occupied; ``after - occ`` are the pieces missing (the
+    squares gone, less origin and captured). Only the changed squares are visited."""
+    dest = move.destination
+    if dest not in occ:
+        return None
+    origin = move.origin
+    if origin != dest and origin in occ:
+        return None
     caps = move.captured
-    if move.destination not in occ:
+    standing = {s for s in caps if s in occ}
+    if origin in occ:
+        standing.add(origin)
+    standing |= added
+    standing.discard(dest)
+    if not standing.issubset(caps):
         return None
-    if move.origin != move.destination and move.origin in occ:
-        return None
-    after = (occ0 - {move.origin} - set(caps)) | {move.destination}
-    extra = occ - after
-    standing = extra & set(caps)
-    if len(extra) != len(standing):
-        return None
-    return frozenset(standing), frozenset(after - occ)
+    return frozenset(standing), removed.difference(caps, (origin,))
 
 
 def _landing_cost(move: Move, landings: frozenset[int]) -> tuple[int, int]:
@@ -283,7 +326,7 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
 
     def consider(move: Move, legal: bool, kind: str | None, tier: int) -> None:
         nonlocal best
-        fit = _fit(move, occ0, occ)
+        fit = _fit(move, occ, added, removed)
         if fit is None:
             return
         standing, missing = fit
@@ -294,7 +337,7 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
 
     if added:
         (dest,) = added
-        for m in index.by_dest.get(dest, ()):
+        for m in index.to(dest):
             consider(m, True, None, TIER_LEGAL)
     else:
         for m in index.round_trips:
@@ -320,7 +363,7 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
     caps = tuple(sorted(s for s in removed if s not in own))
     inner = tuple(s for s in sorted(landings) if s not in (origin, dest))
     move = Move(origin, dest, (origin, *inner, dest), caps, promotes)
-    fit = _fit(move, occ0, occ)
+    fit = _fit(move, occ, added, removed)
     if fit is None:
         return None
     return Explanation(move, False, "illegal-move", fit[0], fit[1], (TIER_ILLEGAL,))
