@@ -2,19 +2,21 @@
 
 Counts what :func:`rig.movegen.generate` would give, ply after ply: one move per
 (origin, destination, captured set), the capture laws applied (FPD 3.3a, 3.7;
-FMJD 4.1, 4.13). Nothing is looked up: every node is generated and every leaf
-counted, with a bulk count one ply above the leaves.
+FMJD 4.1, 4.13). Nothing is cached or looked up: every count comes from the
+position it counts, the last two plies counted in bulk on masks.
 
 How (it must be fast on a Raspberry Pi): one set of functions per variant, built
 once by :func:`_functions` as closures over the variant's shifts and tables, and
 per side to move (no ``if white`` per node). Whole-board shifts find which men
 can jump in which direction; when no landing square can jump on (a man never
 jumps back over the piece it took, and only that direction could reach its start
-square again) and no king can capture, every capture is a single jump and the
-moves are read off the masks. Otherwise, and whenever a king can capture, the
-full capture search of :mod:`rig.movegen` decides (chains, quantity and quality
-laws). Quiet men's moves are iterated on the shifted masks, the child position a
-two-bit change; quiet moves are counted with popcounts.
+square again) every capture is a single jump, read off the masks. Longer men's
+chains go through a search that keeps only (start, end, captured) masks; whenever
+a king can capture, or the quality law may choose, the full capture search of
+:mod:`rig.movegen` decides. One ply above the bulk count, the replies to the men's
+quiet steps are counted on whole masks: when the opponent has no king and no
+capture, a step from f to t gives it a capture only over t or onto f, and
+otherwise changes its quiet moves by the steps into f less the steps into t.
 """
 
 from __future__ import annotations
@@ -26,9 +28,6 @@ from rig.geometry import Geometry, geometry
 from rig.movegen import count_moves, generate
 
 __all__ = ["perft"]
-
-Counter = Callable[[int, int, int, int], int]
-
 
 def perft(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool, depth: int) -> int:
     """Leaf nodes ``depth`` plies below the position (1 at depth 0)."""
@@ -140,6 +139,48 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
         """The capture moves of :func:`generate` as (from mask, to mask, captured mask)."""
         return [(1 << f, 1 << t, c) for f, t, c, _, _, _ in generate(g, wm, wk, bm, bk, white)]
 
+    def man_chains(start: int, cur: int, avail: int, empty: int, caps: int, n: int, up: bool, down: bool,
+                   found: list) -> None:
+        """Extend a man's capture chain standing on ``cur`` (FPD 3.4, 3.6c, 3.8; FMJD 4.2, 4.7):
+        the jumped pieces leave ``avail`` but stay off ``empty``; a chain that cannot go on
+        is kept in ``found`` = [most pieces taken, {(start, end, captured)}] if it takes the
+        most so far (FPD 3.7a, FMJD 4.13); equal outcomes by other paths merge in the set."""
+        ext = False
+        if up:
+            v = cur >> A
+            if v & avail and (cur >> A2) & empty:
+                ext = True
+                man_chains(start, cur >> A2, avail ^ v, empty, caps | v, n + 1, up, down, found)
+            v = cur >> B
+            if v & avail and (cur >> B2) & empty:
+                ext = True
+                man_chains(start, cur >> B2, avail ^ v, empty, caps | v, n + 1, up, down, found)
+        if down:
+            v = cur << A
+            if v & avail and (cur << A2) & empty:
+                ext = True
+                man_chains(start, cur << A2, avail ^ v, empty, caps | v, n + 1, up, down, found)
+            v = cur << B
+            if v & avail and (cur << B2) & empty:
+                ext = True
+                man_chains(start, cur << B2, avail ^ v, empty, caps | v, n + 1, up, down, found)
+        if not ext:
+            if n > found[0]:
+                found[0] = n
+                found[1] = {(start, cur, caps)}
+            elif n == found[0]:
+                found[1].add((start, cur, caps))
+
+    def men_captures(jumpers: int, opp: int, empty: int, up: bool, down: bool) -> set[tuple[int, int, int]]:
+        """The men's legal captures (no king can capture, no quality law) as a set of
+        (from mask, to mask, captured mask): the longest chains of the given jumpers."""
+        found: list = [0, set()]
+        while jumpers:
+            s = jumpers & -jumpers
+            jumpers ^= s
+            man_chains(s, s, opp, empty | s, 0, 0, up, down, found)
+        return found[1]
+
     # -- white to move: men go up the board (to lower bits) ----------------------------------
 
     def captures_w(wm: int, wk: int, bm: int, bk: int) -> list[tuple[int, int, int]]:
@@ -160,17 +201,21 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
                 return full_captures(wm, wk, bm, bk, True)
             if not (ja or jb or jc or jd):
                 return []
-            if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
-                    or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA) or (quality and bk)):
+            if quality and bk:
                 return full_captures(wm, wk, bm, bk, True)
+            if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
+                    or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA)):
+                return list(men_captures(ja | jb | jc | jd, opp, empty, True, True))
         else:
             jc = jd = 0
             if wk and king_can_capture(wk, opp, occ, empty):
                 return full_captures(wm, wk, bm, bk, True)
             if not (ja or jb):
                 return []
-            if ((ja >> A2) | (jb >> B2)) & (uA | uB) or (quality and bk):
+            if quality and bk:
                 return full_captures(wm, wk, bm, bk, True)
+            if ((ja >> A2) | (jb >> B2)) & (uA | uB):
+                return list(men_captures(ja | jb, opp, empty, True, False))
         out = []
         while ja:
             j = ja & -ja
@@ -205,15 +250,17 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             jc = wm & dA
             jd = wm & dB
             if ja or jb or jc or jd:
-                if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
-                        or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA) or (quality and bk)
-                        or (wk and king_can_capture(wk, opp, occ, empty))):
+                if (quality and bk) or (wk and king_can_capture(wk, opp, occ, empty)):
                     return count_moves(g, wm, wk, bm, bk, True)
+                if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
+                        or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA)):
+                    return len(men_captures(ja | jb | jc | jd, opp, empty, True, True))
                 return ja.bit_count() + jb.bit_count() + jc.bit_count() + jd.bit_count()
         elif ja or jb:
-            if (((ja >> A2) | (jb >> B2)) & (uA | uB) or (quality and bk)
-                    or (wk and king_can_capture(wk, opp, occ, empty))):
+            if (quality and bk) or (wk and king_can_capture(wk, opp, occ, empty)):
                 return count_moves(g, wm, wk, bm, bk, True)
+            if ((ja >> A2) | (jb >> B2)) & (uA | uB):
+                return len(men_captures(ja | jb, opp, empty, True, False))
             return ja.bit_count() + jb.bit_count()
         if wk:
             if king_can_capture(wk, opp, occ, empty):
@@ -239,28 +286,59 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             return total
         occ = wm | wk | bm | bk
         empty = MASK ^ occ
-        t = (wm >> A) & empty
-        p = t & promo_w
-        t ^= p
-        while t:
-            tb = t & -t
-            t ^= tb
-            total += count_b(wm ^ (tb << A) ^ tb, wk, bm, bk)
-        while p:
-            tb = p & -p
-            p ^= tb
-            total += count_b(wm ^ (tb << A), wk | tb, bm, bk)
-        t = (wm >> B) & empty
-        p = t & promo_w
-        t ^= p
-        while t:
-            tb = t & -t
-            t ^= tb
-            total += count_b(wm ^ (tb << B) ^ tb, wk, bm, bk)
-        while p:
-            tb = p & -p
-            p ^= tb
-            total += count_b(wm ^ (tb << B), wk | tb, bm, bk)
+        # A white man's step from f to t changes two squares; black's reply sees the same
+        # position but for those. sA, sB: black men's step targets (a piece there can be
+        # jumped down); pA, pB: where a black man jumps up over a piece.
+        opp = wm | wk
+        sA = bm << A
+        sB = bm << B
+        if back:
+            pA = bm >> A
+            pB = bm >> B
+            # v: a piece on v could be jumped (the square behind it is free)
+            v = sA & (empty >> A) | sB & (empty >> B) | pA & (empty << A) | pB & (empty << B)
+            # l: a black man could jump a white piece and land on l, were it free
+            l = ((sA & opp) << A) | ((sB & opp) << B) | ((pA & opp) >> A) | ((pB & opp) >> B)
+        else:
+            pA = pB = 0
+            v = sA & (empty >> A) | sB & (empty >> B)
+            l = ((sA & opp) << A) | ((sB & opp) << B)
+        if not (bk or v & opp):
+            # Black has no king and no capture now: after the step it can capture only over
+            # t (v; or from behind t, landing on f) or landing on f (l), and otherwise its
+            # quiet moves are those now, plus the steps into f, less the steps into t.
+            q0 = (sA & empty).bit_count() + (sB & empty).bit_count()
+            for s, ss in ((A, sA), (B, sB)):
+                t = (wm >> s) & empty
+                x = t & (v | ss | (l >> s))
+                r = t ^ x
+                if r:
+                    total += (r.bit_count() * q0 + (r & (sA >> s)).bit_count() + (r & (sB >> s)).bit_count()
+                              - (r & sA).bit_count() - (r & sB).bit_count())
+                while x:
+                    tb = x & -x
+                    x ^= tb
+                    if tb & promo_w:
+                        total += count_b(wm ^ (tb << s), wk | tb, bm, bk)
+                    else:
+                        total += count_b(wm ^ tb ^ (tb << s), wk, bm, bk)
+            if wk:
+                for fb, tb in king_step_moves(wk, occ):
+                    total += count_b(wm, wk ^ fb ^ tb, bm, bk)
+            return total
+        for s, t in ((A, (wm >> A) & empty), (B, (wm >> B) & empty)):
+            while t:
+                tb = t & -t
+                t ^= tb
+                m = tb | (tb << s)
+                e = empty ^ m
+                if bk or (sA & (e >> A) | sB & (e >> B) | pA & (e << A) | pB & (e << B)) & (opp ^ m):
+                    if tb & promo_w:
+                        total += count_b(wm ^ (tb << s), wk | tb, bm, bk)
+                    else:
+                        total += count_b(wm ^ m, wk, bm, bk)
+                else:
+                    total += (sA & e).bit_count() + (sB & e).bit_count()
         if wk:
             for fb, tb in king_step_moves(wk, occ):
                 total += count_b(wm, wk ^ fb ^ tb, bm, bk)
@@ -318,17 +396,21 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
                 return full_captures(wm, wk, bm, bk, False)
             if not (ja or jb or jc or jd):
                 return []
-            if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
-                    or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA) or (quality and wk)):
+            if quality and wk:
                 return full_captures(wm, wk, bm, bk, False)
+            if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
+                    or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA)):
+                return list(men_captures(ja | jb | jc | jd, opp, empty, True, True))
         else:
             ja = jb = 0
             if bk and king_can_capture(bk, opp, occ, empty):
                 return full_captures(wm, wk, bm, bk, False)
             if not (jc or jd):
                 return []
-            if ((jc << A2) | (jd << B2)) & (dA | dB) or (quality and wk):
+            if quality and wk:
                 return full_captures(wm, wk, bm, bk, False)
+            if ((jc << A2) | (jd << B2)) & (dA | dB):
+                return list(men_captures(jc | jd, opp, empty, False, True))
         out = []
         while ja:
             j = ja & -ja
@@ -363,15 +445,17 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             ja = bm & uA
             jb = bm & uB
             if ja or jb or jc or jd:
-                if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
-                        or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA) or (quality and wk)
-                        or (bk and king_can_capture(bk, opp, occ, empty))):
+                if (quality and wk) or (bk and king_can_capture(bk, opp, occ, empty)):
                     return count_moves(g, wm, wk, bm, bk, False)
+                if ((ja >> A2) & (uA | uB | dB) or (jb >> B2) & (uA | uB | dA)
+                        or (jc << A2) & (dA | dB | uB) or (jd << B2) & (dA | dB | uA)):
+                    return len(men_captures(ja | jb | jc | jd, opp, empty, True, True))
                 return ja.bit_count() + jb.bit_count() + jc.bit_count() + jd.bit_count()
         elif jc or jd:
-            if (((jc << A2) | (jd << B2)) & (dA | dB) or (quality and wk)
-                    or (bk and king_can_capture(bk, opp, occ, empty))):
+            if (quality and wk) or (bk and king_can_capture(bk, opp, occ, empty)):
                 return count_moves(g, wm, wk, bm, bk, False)
+            if ((jc << A2) | (jd << B2)) & (dA | dB):
+                return len(men_captures(jc | jd, opp, empty, False, True))
             return jc.bit_count() + jd.bit_count()
         if bk:
             if king_can_capture(bk, opp, occ, empty):
@@ -397,28 +481,53 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             return total
         occ = wm | wk | bm | bk
         empty = MASK ^ occ
-        t = (bm << A) & empty
-        p = t & promo_b
-        t ^= p
-        while t:
-            tb = t & -t
-            t ^= tb
-            total += count_w(wm, wk, bm ^ (tb >> A) ^ tb, bk)
-        while p:
-            tb = p & -p
-            p ^= tb
-            total += count_w(wm, wk, bm ^ (tb >> A), bk | tb)
-        t = (bm << B) & empty
-        p = t & promo_b
-        t ^= p
-        while t:
-            tb = t & -t
-            t ^= tb
-            total += count_w(wm, wk, bm ^ (tb >> B) ^ tb, bk)
-        while p:
-            tb = p & -p
-            p ^= tb
-            total += count_w(wm, wk, bm ^ (tb >> B), bk | tb)
+        # The mirror of sum_w: pA, pB: white men's step targets (a piece there can be jumped
+        # up); sA, sB: where a white man jumps down over a piece.
+        opp = bm | bk
+        pA = wm >> A
+        pB = wm >> B
+        if back:
+            sA = wm << A
+            sB = wm << B
+            v = pA & (empty << A) | pB & (empty << B) | sA & (empty >> A) | sB & (empty >> B)
+            l = ((pA & opp) >> A) | ((pB & opp) >> B) | ((sA & opp) << A) | ((sB & opp) << B)
+        else:
+            sA = sB = 0
+            v = pA & (empty << A) | pB & (empty << B)
+            l = ((pA & opp) >> A) | ((pB & opp) >> B)
+        if not (wk or v & opp):
+            q0 = (pA & empty).bit_count() + (pB & empty).bit_count()
+            for s, ps in ((A, pA), (B, pB)):
+                t = (bm << s) & empty
+                x = t & (v | ps | (l << s))
+                r = t ^ x
+                if r:
+                    total += (r.bit_count() * q0 + (r & (pA << s)).bit_count() + (r & (pB << s)).bit_count()
+                              - (r & pA).bit_count() - (r & pB).bit_count())
+                while x:
+                    tb = x & -x
+                    x ^= tb
+                    if tb & promo_b:
+                        total += count_w(wm, wk, bm ^ (tb >> s), bk | tb)
+                    else:
+                        total += count_w(wm, wk, bm ^ tb ^ (tb >> s), bk)
+            if bk:
+                for fb, tb in king_step_moves(bk, occ):
+                    total += count_w(wm, wk, bm, bk ^ fb ^ tb)
+            return total
+        for s, t in ((A, (bm << A) & empty), (B, (bm << B) & empty)):
+            while t:
+                tb = t & -t
+                t ^= tb
+                m = tb | (tb >> s)
+                e = empty ^ m
+                if wk or (pA & (e << A) | pB & (e << B) | sA & (e >> A) | sB & (e >> B)) & (opp ^ m):
+                    if tb & promo_b:
+                        total += count_w(wm, wk, bm ^ (tb >> s), bk | tb)
+                    else:
+                        total += count_w(wm, wk, bm ^ m, bk)
+                else:
+                    total += (pA & e).bit_count() + (pB & e).bit_count()
         if bk:
             for fb, tb in king_step_moves(bk, occ):
                 total += count_w(wm, wk, bm, bk ^ fb ^ tb)
