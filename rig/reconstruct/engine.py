@@ -75,7 +75,7 @@ class _Ply:
     withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
 
 
-@dataclass
+@dataclass(slots=True)
 class _Segment:
     """The evidence of one turn since the last commit."""
 
@@ -144,6 +144,7 @@ class Reconstructor:
         self._number = 1                  # PDN number of the next move of the side to move
         self._indexes: dict[tuple, PositionIndex] = {}   # board key -> candidates of that position
         self._fen = FenWriter(self.variant).fen
+        self._indexed: tuple[Board | None, Any] = (None, None)   # the board last looked up, its index
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -487,12 +488,15 @@ class Reconstructor:
     def _index(self, board: Board | None = None) -> PositionIndex:
         """The candidates of ``board`` (default: the engine's board), built once per position."""
         board = self.board if board is None else board
+        if board is self._indexed[0]:
+            return self._indexed[1]       # boards are never changed once looked up: one per position
         key = board.key()
         index = self._indexes.get(key)
         if index is None:
             if len(self._indexes) >= 16:
                 self._indexes.clear()     # positions of past turns are not looked up again
             index = self._indexes[key] = PositionIndex(board)
+        self._indexed = (board, index)
         return index
 
     def _lost_limit(self) -> int:
@@ -597,7 +601,8 @@ class Reconstructor:
         after = _snap(before)
         if expl.legal:
             after.push(expl.move)
-            after = _snap(after)
+            after.move_stack.clear()
+            after._stack.clear()
         else:
             pieces = before.pieces()
             piece = pieces.pop(expl.move.origin)
@@ -920,7 +925,8 @@ class Reconstructor:
                 i = self._await_time
                 entry = self.moves[i]
                 ms = ev.white_ms if entry.side == "white" else ev.black_ms
-                self.moves[i] = replace(entry, clock_ms=ms)
+                self.moves[i] = MoveEntry(entry.number, entry.side, entry.move_text, entry.t, ms, entry.move,
+                                          entry.legal, entry.fen_after)
                 self._plies[i].clock = ClockStamp(ev.white_ms, ev.black_ms, entry.side == "black")
                 self._await_time = None
             self._emit(ClockUpdate(t, ev.white_ms, ev.black_ms, self._running))

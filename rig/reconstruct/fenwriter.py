@@ -1,14 +1,15 @@
-"""The FEN of the engine's positions, written once per colour's set of pieces.
+"""The FEN of the engine's positions, each bitboard written once.
 
 Every move entry carries the FEN after it (``MoveEntry.fen_after``). Between two
-consecutive positions one colour's pieces usually stay as they were (only a capture
-changes the opponent's), so the writer keeps each colour's part of the FEN by its
-bitboards and writes only the part that changed. The text is exactly
-:meth:`rig.board.Board.fen` (rig.fen.make_fen: squares ascending, runs of three or
-more numbers as ranges, kings prefixed ``K``, algebraic names without ranges).
-"""
+consecutive positions only the mover's men or kings and the captured pieces change,
+so the writer keeps the text of each men or kings bitboard it has written and writes
+only what changed (byte by byte: a table gives the squares of each byte). The text is
+exactly :meth:`rig.board.Board.fen` (rig.fen.make_fen: squares ascending, runs of three
+or more numbers as ranges, kings prefixed ``K``, algebraic names without ranges)."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 from rig.board import Board
 from rig.geometry import geometry
@@ -17,54 +18,78 @@ from rig.variants import Variant
 __all__ = ["FenWriter"]
 
 
+@lru_cache(maxsize=None)
+def _byte_squares(variant: Variant) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The squares of each byte of a bitboard: ``[k][byte]`` -> the squares of bits 8k..8k+7 set in
+    ``byte``, ascending."""
+    sq = geometry(variant).sq
+    top = len(sq)
+    return tuple(tuple(tuple(sorted(sq[8 * k + i] for i in range(8)
+                                    if (byte >> i) & 1 and 8 * k + i < top and sq[8 * k + i]))
+                       for byte in range(256)) for k in range((top + 7) // 8))
+
+
 class FenWriter:
-    """``fen(board)`` equals ``board.fen()``; each colour's part is kept by its (men, kings) bitboards."""
+    """``fen(board)`` equals ``board.fen()``. Each colour's men and kings are written once per bitboard
+    (a move rewrites only the mover's men or kings, and the captured ones)."""
 
-    __slots__ = ("_sq", "_names", "_parts", "_limit")
+    __slots__ = ("_chunks", "_names", "_items", "_limit")
 
-    def __init__(self, variant: Variant, limit: int = 256):
-        g = geometry(variant)
-        self._sq = g.sq
+    def __init__(self, variant: Variant, limit: int = 512):
+        self._chunks = _byte_squares(variant)
         self._names = {s: variant.square_name(s) for s in range(1, variant.squares + 1)} if variant.algebraic \
             else None
-        self._parts: dict[tuple[str, int, int], str] = {}
+        self._items: dict[tuple[int, bool], str] = {}
         self._limit = limit
 
     def fen(self, board: Board) -> str:
-        return ("W:" if board.turn else "B:") + self._part("W", board.wm, board.wk) + ":" \
-            + self._part("B", board.bm, board.bk)
+        items = self._items
+        wm = items.get((board.wm, False))
+        if wm is None:
+            wm = self._write(board.wm, False)
+        wk = items.get((board.wk, True))
+        if wk is None:
+            wk = self._write(board.wk, True)
+        bm = items.get((board.bm, False))
+        if bm is None:
+            bm = self._write(board.bm, False)
+        bk = items.get((board.bk, True))
+        if bk is None:
+            bk = self._write(board.bk, True)
+        return ("W:W" if board.turn else "B:W") + (wm + "," + wk if wm and wk else wm or wk) + ":B" \
+            + (bm + "," + bk if bm and bk else bm or bk)
 
-    def _part(self, colour: str, men: int, kings: int) -> str:
-        key = (colour, men, kings)
-        part = self._parts.get(key)
-        if part is None:
-            items = self._items(men, "") + self._items(kings, "K")
-            part = colour + ",".join(items)
-            if len(self._parts) >= self._limit:
-                self._parts.clear()
-            self._parts[key] = part
-        return part
-
-    def _items(self, mask: int, prefix: str) -> list[str]:
-        sq = self._sq
-        squares = []
-        while mask:
-            low = mask & -mask
-            squares.append(sq[low.bit_length() - 1])
-            mask ^= low
+    def _write(self, mask: int, king: bool) -> str:
+        """The comma-separated items of the pieces on ``mask``, kept for the next positions."""
+        squares: list[int] = []
+        chunks = self._chunks
+        k = 0
+        m = mask
+        while m:
+            byte = m & 255
+            if byte:
+                squares.extend(chunks[k][byte])
+            m >>= 8
+            k += 1
         squares.sort()
+        prefix = "K" if king else ""
         names = self._names
         if names is not None:
-            return [prefix + names[s] for s in squares]
-        out: list[str] = []
-        i, n = 0, len(squares)
-        while i < n:
-            j = i
-            while j + 1 < n and squares[j + 1] == squares[j] + 1:
-                j += 1
-            if j - i >= 2:
-                out.append(f"{prefix}{squares[i]}-{squares[j]}")
-            else:
-                out.extend(f"{prefix}{squares[k]}" for k in range(i, j + 1))
-            i = j + 1
-        return out
+            text = ",".join([prefix + names[s] for s in squares])
+        else:
+            out: list[str] = []
+            i, n = 0, len(squares)
+            while i < n:
+                j = i
+                while j + 1 < n and squares[j + 1] == squares[j] + 1:
+                    j += 1
+                if j - i >= 2:
+                    out.append(f"{prefix}{squares[i]}-{squares[j]}")
+                else:
+                    out.extend(f"{prefix}{squares[x]}" for x in range(i, j + 1))
+                i = j + 1
+            text = ",".join(out)
+        if len(self._items) >= self._limit:
+            self._items.clear()
+        self._items[(mask, king)] = text
+        return text
