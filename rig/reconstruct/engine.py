@@ -160,7 +160,7 @@ class Reconstructor:
         if isinstance(event, Frame):
             if event.pieces is not None:
                 self._pieces = event.pieces
-            first = not self._deb.started
+            first = self._deb.raw is None
             self._deb.frame(t, event.occupied)
             self._now = t
             if first:
@@ -256,7 +256,8 @@ class Reconstructor:
     def _pump(self, t: float) -> None:
         """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
         for c in self._deb.confirm(t):
-            self._flush_deferred_before(c.t)
+            if self._deferred:
+                self._flush_deferred_before(c.t)
             self._check_stable(c.t)
             self._change(c)
         while self._deferred and not self._blocked(self._deferred[0].t):
@@ -275,15 +276,17 @@ class Reconstructor:
 
     def _check_stable(self, t: float) -> None:
         """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
-        if self._phase == SETUP:
-            self._check_setup(t)
-            return
+        phase = self._phase
         seg = self._seg
-        if self._phase != PLAY or seg.last_change is None or not seg.changes:
+        if phase == PLAY:
+            last = seg.last_change
+            if last is None or last + self.settings.stable_s > t or not seg.changes:
+                return
+        else:
+            if phase == SETUP:
+                self._check_setup(t)
             return
         deadline = seg.last_change + self.settings.stable_s
-        if deadline > t:
-            return
         p = self._deb.earliest_pending()
         if p is not None and p <= deadline:
             return
@@ -420,11 +423,12 @@ class Reconstructor:
             self._lost_check(c.t)
             return
         occ = self._occ
-        occ_before = occ ^ {c.square}
         seg = self._seg
         mover = self.board.turn
-        piece = self.board.piece_at(c.square) if c.square in seg.occ0 else None
-        if c.up and piece is not None and piece[0] != mover and seg.changes:
+        piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
+        if piece is not None:
+            occ_before = occ | {c.square}     # the square was occupied before this lift
+        if piece is not None and piece[0] != mover and seg.changes:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
                 plan = self._plan(occ_before, c.square)
@@ -438,7 +442,7 @@ class Reconstructor:
                     self._commit_plan(plan, c.t, f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
                                                  " his move starts", occ_before)
                     seg = self._seg
-        elif c.up and piece is not None and piece[0] == mover:
+        elif piece is not None and piece[0] == mover:
             if self._split is not None:
                 self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and not self._own_lifted(seg):
@@ -652,7 +656,7 @@ class Reconstructor:
             flipped.turn = not flipped.turn
             self.board = flipped
             setup_before = self._fen(flipped)
-        board_before = _snap(self.board)
+        board_before = self.board         # never changed in place: the board is replaced below
         mover = board_before.turn
         two_moves = other_side and not pass_accepted
         number = self._number - (1 if two_moves and not mover else 0)
@@ -679,8 +683,10 @@ class Reconstructor:
             found.append(self._irregular("capture-not-removed", t, sorted(expl.standing),
                                          "captured pieces still on the board: "
                                          + ", ".join(name(s) for s in sorted(expl.standing)), mover, number))
-        opp_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] != mover)
-        own_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] == mover)
+        opp_missing = own_missing = ()
+        if expl.missing:
+            opp_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] != mover)
+            own_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] == mover)
         if opp_missing:
             found.append(self._irregular("wrong-piece-removed", t, opp_missing,
                                          "not captured, removed: " + ", ".join(name(s) for s in opp_missing),
@@ -741,8 +747,10 @@ class Reconstructor:
         move = expl.move
         found = []
         name = self.variant.square_name
-        touched_own = [(s, up) for s, up, _ in seg.touches
-                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover]
+        touches = seg.touches
+        touched_own = [(s, up) for s, up, _ in touches
+                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover
+                       ] if touches else touches
         if touched_own:
             touched_own = [(s, up) for s, up in touched_own if s in index.origins]
         if touched_own and not (move.is_capture and index.due):
@@ -750,13 +758,13 @@ class Reconstructor:
             found.append(self._irregular("touched-piece-not-moved", t, sq,
                                          f"touched {', '.join(name(s) for s in sq)}, played {name(move.origin)}",
                                          mover, number))
-        touched_opp = sorted({s for s, _, _ in seg.touches
-                              if board.piece_at(s) is not None and board.piece_at(s)[0] != mover})
+        touched_opp = sorted({s for s, _, _ in touches
+                              if board.piece_at(s) is not None and board.piece_at(s)[0] != mover}) if touches else ()
         if touched_opp:
             found.append(self._irregular("opponent-piece-touched", t, touched_opp,
                                          "lifted and put back: " + ", ".join(name(s) for s in touched_opp),
                                          mover, number))
-        stray = sorted(s for s in seg.landings if s not in move.path)
+        stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
         if stray:
             found.append(self._irregular("piece-moved-after-release", t, stray,
                                          "set down on " + ", ".join(name(s) for s in stray)
