@@ -160,11 +160,14 @@ class Reconstructor:
         if isinstance(event, Frame):
             if event.pieces is not None:
                 self._pieces = event.pieces
-            first = self._deb.raw is None
-            self._deb.frame(t, event.occupied)
-            self._now = t
-            if first:
+            deb = self._deb
+            if deb.raw is None:
+                deb.frame(t, event.occupied)
+                self._now = t
                 self._on_first_frame(t)
+            else:
+                deb.take(t, event.occupied)     # _pump has confirmed the changes up to t
+                self._now = t
         else:
             if self._deferred or self._blocked(t):
                 self._deferred.append(event)

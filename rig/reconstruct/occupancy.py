@@ -41,10 +41,11 @@ class Debouncer:
 
     def confirm(self, t: float) -> list[SquareChange]:
         """Confirm every pending change that has lasted ``bounce_s`` by time ``t``."""
-        if not self.pending:
+        pending = self.pending
+        if not pending:
             return []
-        limit = t - self.bounce_s
-        ready = [(p, s) for s, p in self.pending.items() if p <= limit + 1e-9]
+        limit = t - self.bounce_s + 1e-9
+        ready = [(p, s) for s, p in pending.items() if p <= limit]
         if not ready:
             return []
         ready.sort()
@@ -67,6 +68,12 @@ class Debouncer:
             self.stable = set(occupied)
             return []
         out = self.confirm(t)
+        self.take(t, occupied)
+        return out
+
+    def take(self, t: float, occupied: frozenset[int]) -> None:
+        """The frame's own changes wait in ``pending`` (for a caller that has just confirmed up to
+        ``t``, as :meth:`frame` does first)."""
         changed = self.raw ^ occupied
         if changed:
             stable = self.stable
@@ -77,7 +84,6 @@ class Debouncer:
                 else:
                     pending[s] = t
             self.raw = occupied
-        return out
 
     def settle(self) -> list[SquareChange]:
         """End of input: every pending change is confirmed (nothing can revert it any more)."""
