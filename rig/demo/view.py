@@ -7,6 +7,8 @@ terminal, :class:`PlainLog` prints one line per update (pipes, CI logs, tests).
 
 from __future__ import annotations
 
+import shutil
+import textwrap
 from dataclasses import dataclass, field
 from typing import IO
 
@@ -217,9 +219,11 @@ class AnsiScreen:
         left = board_lines(view.board, hl, ansi=True)
         w, b = view.clocks(now)
         running = view.clock.running if view.clock else None
+        cols = shutil.get_terminal_size((100, 40)).columns
+        info = textwrap.wrap(self.info, max(30, cols - (3 + 2 * view.board.variant.size) - 4)) or [""]
         right = [
             f"\x1b[1m{view.title}\x1b[0m",
-            self.info,
+            *info,
             "",
             f"White {w}{' ◀' if running == 'white' else ''}",
             f"Black {b}{' ◀' if running == 'black' else ''}",
