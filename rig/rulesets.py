@@ -23,13 +23,13 @@ Conventions (docs/rulesets.md has the full table):
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
 from rig.board import Board
 from rig.errors import RigError
+from rig.geometry import geometry
 from rig.move import Move
 from rig.variants import Variant, get_variant
 
@@ -294,23 +294,24 @@ class DrawCounter:
 
 # -- material and geometry helpers -----------------------------------------------------------
 
+#: (white men, white kings, black men, black kings): the material of a position.
+Material4 = tuple[int, int, int, int]
 
-def _strong_side(board: Board, ending: Ending) -> bool | None:
-    """The colour (WHITE=True) playing the strong side of ``ending``, or None if the material differs."""
-    white, black = board.count(True), board.count(False)
+
+def _material(board: Board) -> Material4:
+    """The position's material from the bitboards' popcounts."""
+    return board.wm.bit_count(), board.wk.bit_count(), board.bm.bit_count(), board.bk.bit_count()
+
+
+def _material_side(ending: Ending, material: Material4) -> bool | None:
+    """The colour (WHITE=True) whose material is ``ending``'s strong side against the other's weak
+    side (white first when both are), or None: the material part of an ending."""
+    white, black = material[:2], material[2:]
     if white == ending.strong and black == ending.weak:
-        side: bool | None = True
-    elif black == ending.strong and white == ending.weak:
-        side = False
-    else:
-        return None
-    if ending.where is None:
-        return side
-    if ending.where == "weak_king_on_long_diagonal":
-        return side if _lone_king(board, not side) in board.variant.long_diagonal else None
-    if ending.where == "codex_59F":
-        return side if _codex_59f(board, side) else None
-    raise ValueError(f"unknown ending condition {ending.where!r}")
+        return True
+    if black == ending.strong and white == ending.weak:
+        return False
+    return None
 
 
 def _lone_king(board: Board, white: bool) -> int:
@@ -355,36 +356,90 @@ def _codex_59f(board: Board, strong_white: bool) -> bool:
     return False
 
 
-def _fpd_20_condition(board: Board) -> bool:
+def _fpd_20_condition(material: Material4) -> bool:
     """FPD 2026 3.9b(1): at most four pieces each, at least one king on each side; not the Forçada (3.9b(4))."""
-    wm, wk = board.count(True)
-    bm, bk = board.count(False)
+    wm, wk, bm, bk = material
     if not (wm + wk <= 4 and bm + bk <= 4 and wk >= 1 and bk >= 1):
         return False
-    return _strong_side(board, _FORCADA.endings[0]) is None
+    return _material_side(_FORCADA.endings[0], material) is None
+
+
+# -- the rules compiled per material ---------------------------------------------------------
+
+_KING_MOVES, _FPD_20, _ENDING, _FORCADA_KIND = range(4)
+_KIND_CODE = {Kind.KING_MOVES: _KING_MOVES, Kind.FPD_20: _FPD_20, Kind.ENDING: _ENDING,
+              Kind.FORCADA: _FORCADA_KIND}
+
+
+class _Plan:
+    """A rule set's draw rules compiled for :meth:`GameTracker.push`: what each rule needs to know
+    of a material, worked out once per material and kept.
+
+    A row (:meth:`row`) has one entry per draw rule: for ``FPD_20`` whether 3.9b(1) holds; for an
+    ending rule the ``(where, strong side)`` of each of its endings the material fits, in the
+    rule's order (the squares condition ``where`` is checked on the board); ``None`` for the
+    king-move counters. A row is ``None`` when no ending rule fits and 3.9b(1) fails: only the
+    king-move counters run.
+    """
+
+    __slots__ = ("kinds", "resets", "_rules", "_rows")
+
+    def __init__(self, ruleset: RuleSet):
+        self._rules = ruleset.draw_rules
+        self.kinds = tuple(_KIND_CODE[r.kind] for r in self._rules)
+        self.resets = tuple(r.reset_on_material_change for r in self._rules)
+        self._rows: dict[Material4, tuple | None] = {}
+
+    def row(self, material: Material4) -> tuple | None:
+        try:
+            return self._rows[material]
+        except KeyError:
+            pass
+        entries: list = []
+        active = False
+        for rule in self._rules:
+            if rule.kind is Kind.KING_MOVES:
+                entries.append(None)
+            elif rule.kind is Kind.FPD_20:
+                holds = _fpd_20_condition(material)
+                active = active or holds
+                entries.append(holds)
+            else:
+                fits = []
+                for ending in rule.endings:
+                    side = _material_side(ending, material)
+                    if side is not None:
+                        fits.append((ending.where, side))
+                active = active or bool(fits)
+                entries.append(tuple(fits))
+        row = tuple(entries) if active else None
+        self._rows[material] = row
+        return row
+
+
+_PLANS: dict[RuleSet, _Plan] = {}
+
+
+def _plan(ruleset: RuleSet) -> _Plan:
+    plan = _PLANS.get(ruleset)
+    if plan is None:
+        plan = _PLANS[ruleset] = _Plan(ruleset)
+    return plan
 
 
 # -- the tracker -----------------------------------------------------------------------------
 
-# Per-rule state: None (not running) or (start_index, count, side, signature)
+# Per-rule state: None (not running) or (start_index, count, side, material)
 #   start_index: position index where the count started (moves after it are counted)
 #   count: plies counted (Forçada: strong-side moves; -1 while waiting for the Rio)
 #   side: the strong colour (Forçada, endings) or None
-#   signature: material signature when the count started (reset_on_material_change)
-_State = tuple[int, int, bool | None, tuple] | None
+#   material: the material when the count started (reset_on_material_change), or None
+_State = tuple[int, int, bool | None, Material4 | None] | None
 
-
-@dataclass(frozen=True)
-class _Position:
-    number: int                      # PDN move number of the next move
-    turn: bool
-    states: tuple[_State, ...]
-    flags: frozenset[bool]           # colours whose flag has fallen
-    key: tuple                       # repetition identity of the position
-
-
-def _signature(board: Board) -> tuple:
-    return (board.count(True), board.count(False))
+# A position of the history, a plain tuple (push makes one per move):
+# (number: PDN move number of the next move, turn, states: one _State per draw rule,
+#  flags: colours whose flag has fallen, key: repetition identity, material)
+_NUMBER, _TURN, _STATES, _FLAGS, _KEY, _MATERIAL = range(6)
 
 
 class GameTracker:
@@ -400,6 +455,12 @@ class GameTracker:
     ``first_number`` is the PDN move number of the first move from ``board``.
     A given board's move history is replayed, so its positions count for
     repetition and the counters.
+
+    Per move, :meth:`push` keeps plain tuples: the material comes from the
+    bitboards (counted again only after a capture or a promotion), each rule's
+    endings are looked up by material (:class:`_Plan`), the repetition key is
+    the board's bitboards; :class:`DrawCounter` values are made only by
+    :meth:`counters`, and legal moves only by :meth:`is_game_over` / :meth:`outcome`.
     """
 
     def __init__(self, ruleset: str | RuleSet, board: Board | None = None, rate: str = "classical",
@@ -420,9 +481,18 @@ class GameTracker:
             start = Board(variant, board.initial_fen) if board.move_stack else board.copy(stack=False)
             replay = list(board.move_stack)
         self._board = start
-        self._positions: list[_Position] = []
-        self._seen: Counter = Counter()
-        self._reset(first_number)
+        self._plan = _plan(self.ruleset)
+        g = geometry(variant)
+        self._square_bit: list[int] = [1 << b for b in g.bit]
+        self._rio: int = g.squares_mask(variant.long_diagonal)
+        rs = self.ruleset
+        # (kind, label, title, limit, unit) per draw rule, for counters()
+        self._shown = tuple((_KIND_CODE[r.kind], rs.label(r.article), r.title, r.limit_for(rate), r.unit)
+                            for r in rs.draw_rules)
+        self._history: list[tuple] = []
+        self._seen: dict[tuple, int] = {}     # repetition key -> occurrences in the history
+        self._first: dict[tuple, int] = {}    # repetition key -> index of its first occurrence
+        self._reset(first_number, frozenset())
         for m in replay:
             self.push(m)
 
@@ -436,7 +506,7 @@ class GameTracker:
     @property
     def move_number(self) -> int:
         """PDN move number of the next move."""
-        return self._positions[-1].number
+        return self._history[-1][_NUMBER]
 
     @property
     def moves(self) -> list[Move]:
@@ -444,13 +514,20 @@ class GameTracker:
         return list(self._board.move_stack)
 
     def _rep_key(self) -> tuple:
-        k = self._board.key()
-        return k if self.ruleset.repetition_same_side_to_move else k[:4]
+        b = self._board
+        if self.ruleset.repetition_same_side_to_move:
+            return (b.wm, b.wk, b.bm, b.bk, b.turn)
+        return (b.wm, b.wk, b.bm, b.bk)
 
-    def _reset(self, number: int) -> None:
-        self._seen = Counter([self._rep_key()])
-        states = tuple(self._start_state(r, 0) for r in self.ruleset.draw_rules)
-        self._positions = [_Position(number, self._board.turn, states, frozenset(), self._rep_key())]
+    def _reset(self, number: int, flags: frozenset[bool]) -> None:
+        board = self._board
+        material = _material(board)
+        n = len(self._plan.kinds)
+        states = self._step((None,) * n, 0, board.turn, False, True, material)
+        key = self._rep_key()
+        self._history = [(number, board.turn, states, flags, key, material)]
+        self._seen = {key: 1}
+        self._first = {key: 0}
 
     def set_position(self, fen: str) -> None:
         """Continue from an accepted irregular position (CODEX 42-43, 50; FMJD 5.7).
@@ -459,115 +536,110 @@ class GameTracker:
         ahead); the repetition history and every counter restart from this
         position, and :meth:`pop` cannot go back past it.
         """
-        last = self._positions[-1]
+        last = self._history[-1]
         self._board.set_fen(fen)
-        number = last.number
-        if self._board.turn and not last.turn:  # black was due, the position has white to move
+        number = last[_NUMBER]
+        if self._board.turn and not last[_TURN]:  # black was due, the position has white to move
             number += 1
-        flags = last.flags
-        self._reset(number)
-        first = self._positions[-1]
-        self._positions[-1] = _Position(number, first.turn, first.states, flags, first.key)
+        self._reset(number, last[_FLAGS])
 
     def push(self, move: Move) -> None:
         """Play ``move`` (not checked: take it from the board's legal moves) and update every counter."""
-        before = self._positions[-1]
-        mover = self._board.turn
-        piece = self._board.piece_at(move.origin)
-        man_move = piece is not None and not piece[1]
-        old_sig = _signature(self._board)
-        self._board.push(move)
-        index = len(self._positions)
-        states = tuple(self._next_state(r, s, index, mover, man_move, move.is_capture, old_sig)
-                       for r, s in zip(self.ruleset.draw_rules, before.states))
-        number = before.number + (0 if mover else 1)
-        key = self._rep_key()
-        self._positions.append(_Position(number, self._board.turn, states, before.flags, key))
-        self._seen[key] += 1
+        board = self._board
+        history = self._history
+        number, _, states, flags, _, material = history[-1]
+        mover = board.turn
+        man_move = bool((board.wm | board.bm) & self._square_bit[move.origin])
+        capture = bool(move.captured)
+        board.push(move)
+        if capture or move.promotes:
+            material = (board.wm.bit_count(), board.wk.bit_count(), board.bm.bit_count(), board.bk.bit_count())
+        index = len(history)
+        states = self._step(states, index, mover, man_move or capture, False, material)
+        if self.ruleset.repetition_same_side_to_move:
+            key: tuple = (board.wm, board.wk, board.bm, board.bk, board.turn)
+        else:
+            key = (board.wm, board.wk, board.bm, board.bk)
+        history.append((number if mover else number + 1, board.turn, states, flags, key, material))
+        seen = self._seen
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        if not n:
+            self._first[key] = index
 
     def pop(self) -> Move:
         """Take back the last move; every counter is restored exactly."""
-        if len(self._positions) <= 1:
+        if len(self._history) <= 1:
             raise EmptyHistoryError("no move to take back")
-        self._seen[self._positions.pop().key] -= 1
+        key = self._history.pop()[_KEY]
+        n = self._seen[key] - 1
+        if n:
+            self._seen[key] = n
+        else:
+            del self._seen[key]
+            del self._first[key]
         return self._board.pop()
 
     # -- counting --------------------------------------------------------------------------
 
-    def _start_state(self, rule: DrawRule, index: int) -> _State:
+    def _step(self, states: tuple, index: int, mover: bool, restart: bool, start: bool,
+              material: Material4) -> tuple:
+        """Every rule's state after the move into position ``index`` (``start``: the history's first
+        position, every count begins there). ``restart``: a man move or a capture."""
+        plan = self._plan
+        row = plan.row(material)
+        if row is None:  # no ending, no 3.9b material: only the king-move counters run
+            return tuple(None if kind != _KING_MOVES else (index, 0, None, None) if restart or state is None
+                         else (state[0], state[1] + 1, None, None) for kind, state in zip(plan.kinds, states))
+        out: list[_State] = []
+        for kind, entry, state, reset in zip(plan.kinds, row, states, plan.resets):
+            if kind == _KING_MOVES:
+                # 3.2.1a / 6.2 / 59.B / 60.B: a man move or a capture restarts the count after it.
+                out.append((index, 0, None, None) if restart or state is None
+                           else (state[0], state[1] + 1, None, None))
+            elif kind == _FPD_20:
+                # 3.9b(2)-(3): a man move or a capture changes the ending: the count restarts.
+                if not entry:
+                    out.append(None)
+                elif state is None or restart:
+                    out.append((index, 0, None, None))
+                else:
+                    out.append((state[0], state[1] + 1, None, None))
+            else:
+                out.append(self._ending_step(kind, entry, state, reset, index, mover, material))
+        return tuple(out)
+
+    def _fits(self, where: str | None, side: bool) -> bool:
+        """The squares condition of an ending whose material fits, ``side`` playing the strong side."""
+        if where is None:
+            return True
         board = self._board
-        if rule.kind is Kind.KING_MOVES:
-            return (index, 0, None, ())
-        if rule.kind is Kind.FPD_20:
-            return (index, 0, None, ()) if _fpd_20_condition(board) else None
-        for ending in rule.endings:
-            side = _strong_side(board, ending)
-            if side is not None:
-                if rule.kind is Kind.FORCADA:
-                    on_rio = any(s in board.variant.long_diagonal
-                                 for s, (w, k) in board.pieces().items() if w == side and k)
-                    return (index, 0 if on_rio else -1, side, _signature(board))
-                return (index, 0, side, _signature(board))
-        return None
+        if where == "weak_king_on_long_diagonal":  # CODEX 59.E.E-G: the weak side's lone king
+            return bool((board.bk if side else board.wk) & self._rio)
+        if where == "codex_59F":
+            return _codex_59f(board, side)
+        raise ValueError(f"unknown ending condition {where!r}")
 
-    def _next_state(self, rule: DrawRule, state: _State, index: int, mover: bool, man_move: bool,
-                    capture: bool, old_sig: tuple) -> _State:
-        if rule.kind is Kind.KING_MOVES:
-            # 3.2.1a / 6.2 / 59.B / 60.B: a man move or a capture restarts the count after it.
-            if man_move or capture or state is None:
-                return (index, 0, None, ())
-            return (state[0], state[1] + 1, None, ())
-        if rule.kind is Kind.FPD_20:
-            # 3.9b(2)-(3): a man move or a capture changes the ending: the count restarts.
-            if not _fpd_20_condition(self._board):
-                return None
-            if state is None or man_move or capture:
-                return (index, 0, None, ())
-            return (state[0], state[1] + 1, None, ())
-        fresh = self._start_state(rule, index)
-        if fresh is None:
-            return None
-        if state is None:
-            return fresh
-        start, count, side, sig = state
-        if rule.kind is Kind.FORCADA:
-            if count < 0:  # waiting for the strong side to occupy the Rio (3.9a(3))
-                return fresh if fresh[1] == 0 else state
-            return (start, count + (1 if mover == side else 0), side, sig)
-        if rule.reset_on_material_change and _signature(self._board) != sig:
-            return fresh  # a capture or a promotion: a new ending, a new count
-        return (start, count + 1, side, sig)
-
-    def _counter(self, rule: DrawRule, state: _State) -> DrawCounter | None:
-        if state is None:
-            return None
-        start, count, side, _ = state
-        limit = rule.limit_for(self.rate)
-        start_pos = self._positions[start]
-        number = start_pos.number
-        if rule.kind is Kind.FORCADA:
-            if count < 0:
-                return None
-            if start_pos.turn != side and not start_pos.turn:  # first strong move comes after black's reply
-                number += 1
-            return DrawCounter(self.ruleset.label(rule.article), rule.title, count, limit, "moves",
-                               number, count >= limit)
-        if rule.unit == "moves each":
-            return DrawCounter(self.ruleset.label(rule.article), rule.title, count // 2, limit, rule.unit,
-                               number, count >= 2 * limit)
-        return DrawCounter(self.ruleset.label(rule.article), rule.title, count, limit, rule.unit,
-                           number, count >= limit)
-
-    def repetition(self) -> DrawCounter:
-        """How often the current position has occurred (threefold repetition)."""
-        rs = self.ruleset
-        key = self._positions[-1].key
-        n = self._seen[key]
-        first = next(p for p in self._positions if p.key == key)
-        title = ("threefold repetition, same player to move" if rs.repetition_same_side_to_move
-                 else "threefold repetition of the position of the pieces")
-        return DrawCounter(rs.label(rs.repetition_article), title, n, 3, "occurrences",
-                           first.number, n >= 3)
+    def _ending_step(self, kind: int, fits: tuple, state: _State, reset: bool, index: int, mover: bool,
+                     material: Material4) -> _State:
+        """An ending rule's state (FMJD 6.3-6.4, CODEX 59.D-F, 60.D-F, the Forçada FPD 3.9a / 3.2.1b)."""
+        for where, side in fits:
+            if self._fits(where, side):
+                break
+        else:
+            return None  # not (or no longer) one of the rule's endings
+        if kind == _FORCADA_KIND:
+            if state is None or state[1] < 0:  # waiting for the strong side to occupy the Rio (3.9a(3))
+                board = self._board
+                on_rio = bool((board.wk if side else board.bk) & self._rio)
+                if state is None or on_rio:
+                    return (index, 0 if on_rio else -1, side, material)
+                return state
+            start, count, strong, sig = state
+            return (start, count + 1 if mover == strong else count, strong, sig)
+        if state is None or (reset and material != state[3]):
+            return (index, 0, side, material)  # a capture or a promotion: a new ending, a new count
+        return (state[0], state[1] + 1, state[2], state[3])
 
     def counters(self) -> list[DrawCounter]:
         """The counters running or reached now, for the live page (repetition once a position recurs).
@@ -575,15 +647,40 @@ class GameTracker:
         A king-moves counter shows from its first counted move; the others as
         soon as their condition holds (a Forçada once the Rio is occupied).
         """
+        history = self._history
         out: list[DrawCounter] = []
-        for rule, state in zip(self.ruleset.draw_rules, self._positions[-1].states):
-            c = self._counter(rule, state)
-            if c is None or (rule.kind is Kind.KING_MOVES and state[1] == 0):
+        for (kind, label, title, limit, unit), state in zip(self._shown, history[-1][_STATES]):
+            if state is None:
                 continue
-            out.append(c)
-        if self._seen[self._positions[-1].key] >= 2:
+            start, count, side, _ = state
+            if kind == _KING_MOVES and count == 0:
+                continue
+            start_pos = history[start]
+            number = start_pos[_NUMBER]
+            if kind == _FORCADA_KIND:
+                if count < 0:
+                    continue
+                if start_pos[_TURN] != side and not start_pos[_TURN]:  # first strong move after black's reply
+                    number += 1
+                out.append(DrawCounter(label, title, count, limit, "moves", number, count >= limit))
+            elif unit == "moves each":
+                out.append(DrawCounter(label, title, count // 2, limit, unit, number, count >= 2 * limit))
+            else:
+                out.append(DrawCounter(label, title, count, limit, unit, number, count >= limit))
+        if self._seen[history[-1][_KEY]] >= 2:
             out.append(self.repetition())
         return out
+
+    def repetition(self) -> DrawCounter:
+        """How often the current position has occurred (threefold repetition)."""
+        rs = self.ruleset
+        key = self._history[-1][_KEY]
+        n = self._seen[key]
+        first = self._history[self._first[key]]
+        title = ("threefold repetition, same player to move" if rs.repetition_same_side_to_move
+                 else "threefold repetition of the position of the pieces")
+        return DrawCounter(rs.label(rs.repetition_article), title, n, 3, "occurrences",
+                           first[_NUMBER], n >= 3)
 
     def draws(self) -> list[DrawCounter]:
         """The rules whose draw condition holds now (counted rules, repetition, both flags)."""
@@ -612,22 +709,22 @@ class GameTracker:
 
     def flag(self, white: bool) -> None:
         """Record that the flag of ``white`` (True) or black (False) has fallen now (CODEX art. 29)."""
-        last = self._positions[-1]
-        self._positions[-1] = _Position(last.number, last.turn, last.states, last.flags | {bool(white)}, last.key)
+        last = self._history[-1]
+        self._history[-1] = last[:_FLAGS] + (last[_FLAGS] | {bool(white)},) + last[_FLAGS + 1:]
 
     @property
     def flags(self) -> frozenset[bool]:
         """Colours whose flag has fallen."""
-        return self._positions[-1].flags
+        return self._history[-1][_FLAGS]
 
     def both_flags(self) -> bool:
         """Both flags have fallen (CODEX 59.A / 60.A: a draw)."""
-        return len(self._positions[-1].flags) == 2
+        return len(self._history[-1][_FLAGS]) == 2
 
     def flag_outcome(self) -> Outcome | None:
         """The result the clock gives: a fallen flag loses (CODEX 57.C, FPD 5.4), both fallen draw
         where the rule set says so (CODEX 59.A/60.A), else None (the arbiter decides)."""
-        flags = self._positions[-1].flags
+        flags = self._history[-1][_FLAGS]
         if len(flags) == 2:
             return "draw" if self.ruleset.both_flags_article else None
         if len(flags) == 1:
@@ -645,4 +742,3 @@ class GameTracker:
 
     def __repr__(self) -> str:
         return f"<GameTracker {self.ruleset.id} {self._board.fen()!r} move {self.move_number}>"
-
