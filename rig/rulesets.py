@@ -382,12 +382,16 @@ class _Plan:
     king-move counters run.
     """
 
-    __slots__ = ("kinds", "resets", "_rules", "_rows")
+    __slots__ = ("kinds", "resets", "idle", "king", "_rules", "_rows")
 
     def __init__(self, ruleset: RuleSet):
         self._rules = ruleset.draw_rules
         self.kinds = tuple(_KIND_CODE[r.kind] for r in self._rules)
         self.resets = tuple(r.reset_on_material_change for r in self._rules)
+        #: every rule stopped; ``king``: the index of the only king-move counter (-1: none, -2: several)
+        self.idle: tuple[None, ...] = (None,) * len(self.kinds)
+        kings = [i for i, k in enumerate(self.kinds) if k == _KING_MOVES]
+        self.king = kings[0] if len(kings) == 1 else -1 if not kings else -2
         self._rows: dict[Material4, tuple | None] = {}
 
     def row(self, material: Material4) -> tuple | None:
@@ -485,6 +489,7 @@ class GameTracker:
         g = geometry(variant)
         self._square_bit: list[int] = [1 << b for b in g.bit]
         self._rio: int = g.squares_mask(variant.long_diagonal)
+        self._same_side: bool = self.ruleset.repetition_same_side_to_move
         rs = self.ruleset
         # (kind, label, title, limit, unit) per draw rule, for counters()
         self._shown = tuple((_KIND_CODE[r.kind], rs.label(r.article), r.title, r.limit_for(rate), r.unit)
@@ -515,7 +520,7 @@ class GameTracker:
 
     def _rep_key(self) -> tuple:
         b = self._board
-        if self.ruleset.repetition_same_side_to_move:
+        if self._same_side:
             return (b.wm, b.wk, b.bm, b.bk, b.turn)
         return (b.wm, b.wk, b.bm, b.bk)
 
@@ -556,7 +561,7 @@ class GameTracker:
             material = (board.wm.bit_count(), board.wk.bit_count(), board.bm.bit_count(), board.bk.bit_count())
         index = len(history)
         states = self._step(states, index, mover, man_move or capture, False, material)
-        if self.ruleset.repetition_same_side_to_move:
+        if self._same_side:
             key: tuple = (board.wm, board.wk, board.bm, board.bk, board.turn)
         else:
             key = (board.wm, board.wk, board.bm, board.bk)
@@ -589,6 +594,14 @@ class GameTracker:
         plan = self._plan
         row = plan.row(material)
         if row is None:  # no ending, no 3.9b material: only the king-move counters run
+            k = plan.king
+            if k == -1:
+                return plan.idle
+            if k >= 0:
+                s = states[k]
+                idle = plan.idle
+                return idle[:k] + ((index, 0, None, None) if restart or s is None
+                                   else (s[0], s[1] + 1, None, None),) + idle[k + 1:]
             return tuple(None if kind != _KING_MOVES else (index, 0, None, None) if restart or state is None
                          else (state[0], state[1] + 1, None, None) for kind, state in zip(plan.kinds, states))
         out: list[_State] = []
