@@ -17,6 +17,7 @@ SESSIONS = {
     "international_ndjofang_heusdens_30.jsonl": ("international/wk2003.pdn", 1, 30, [
         {"type": "capture-not-removed", "number": 6, "side": "black", "status": "corrected"},
         {"type": "touched-piece-not-moved", "number": 9, "side": "white", "status": "accepted"}]),
+    "late_press_international.jsonl": ("international/wk2003.pdn", 1, None, []),
 }
 
 

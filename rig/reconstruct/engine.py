@@ -73,6 +73,7 @@ class _Ply:
     irregularities: list[int] = field(default_factory=list)
     setup_only: bool = False           # an arbiter's set-position, not a move
     withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
+    pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
 
 
 @dataclass(slots=True)
@@ -91,6 +92,18 @@ class _Segment:
     last_own_lift: int | None = None
     hints: dict[int, int] = field(default_factory=dict)           # placed square -> own square lifted last before
     last_change: float | None = None
+
+
+@dataclass(frozen=True)
+class _HeldPress:
+    """The mover's press while the opponent holds a piece he just lifted: whether that lift began the
+    opponent's move (the press came late) or was the mover taking a piece off before pressing is told by
+    what follows (docs/reconstruction.md, Commit)."""
+
+    event: ClockEvent
+    occ: frozenset[int]                # the confirmed occupancy at the press
+    index: int                         # the segment's changes before the press
+    times: tuple[int, int] | None = None   # the time line that came with the press
 
 
 @dataclass
@@ -140,6 +153,7 @@ class Reconstructor:
         self._undo: _Undo | None = None
         self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
         self._split: tuple[int, float, Any, frozenset[int], int] | None = None
+        self._held: _HeldPress | None = None
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
         self._indexes: dict[tuple, PositionIndex] = {}   # board key -> candidates of that position
@@ -197,7 +211,9 @@ class Reconstructor:
         self._check_stable(end + self.settings.stable_s)
         self._now = max(self._now, end)
         if self._phase == PLAY:
-            if self._split is not None:
+            if self._held is not None:
+                self._commit_held("end of the session")
+            elif self._split is not None:
                 plan = self._plan(self._occ)
                 if plan is not None:
                     self._split = None
@@ -437,6 +453,10 @@ class Reconstructor:
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+            elif self._split[4] not in occ_before and self._held is not None:
+                # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
+                self._commit_held(f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
+                seg = self._seg
             elif self._split[4] not in occ_before:
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
@@ -446,7 +466,10 @@ class Reconstructor:
                                                  " his move starts", occ_before)
                     seg = self._seg
         elif piece is not None and piece[0] == mover:
-            if self._split is not None:
+            if self._held is not None:
+                self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
+                seg = self._seg
+            elif self._split is not None:
                 self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and not self._own_lifted(seg):
                 # the mover begins while the board shows a move of his opponent: a second move
@@ -454,9 +477,15 @@ class Reconstructor:
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
         self._record_change(seg, c)
-        if self._split is not None and not c.up and c.square not in self._split[3]:
-            self._resolve_split()
-            return
+        split = self._split
+        if split is not None and not c.up:
+            if c.square not in split[3]:
+                self._resolve_split()
+                return
+            if self._held is not None and c.square == split[4]:
+                # the piece is back where it stood: the mover had taken it off before his press
+                self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
+                seg = self._seg
         if self._undo is not None and self._try_undo(c.t, occ):
             return
         if len(occ ^ seg.occ0) >= self._lost_limit():
@@ -591,12 +620,17 @@ class Reconstructor:
         assert self._split is not None
         index, t, plan, occ_at, _sq = self._split
         self._split = None
+        self._cut(index, t, plan, occ_at, f"{_SIDE[not self.board.turn]} began his move before a clock press")
+
+    def _cut(self, index: int, t: float, plan, occ_at: frozenset[int], reason: str) -> None:
+        """Commit ``plan`` from the segment's first ``index`` changes (the board then showed ``occ_at``)
+        and start the next turn with the changes after them."""
         old = self._seg
         rest = old.changes[index:]
         self._seg = _Segment(old.t0, old.occ0, pieces=old.pieces)
         for c in old.changes[:index]:
             self._record_change(self._seg, c)
-        self._commit_plan(plan, t, f"{_SIDE[not self.board.turn]} began his move before a clock press", occ_at)
+        self._commit_plan(plan, t, reason, occ_at)
         seg = self._seg
         for c in rest:
             self._record_change(seg, c)
@@ -661,6 +695,13 @@ class Reconstructor:
             setup_before = self._fen(flipped)
         board_before = self.board         # never changed in place: the board is replaced below
         mover = board_before.turn
+        held = self._held
+        if held is not None:
+            self._held = None
+            if (held.event.side == "white") != mover:
+                held = None
+            else:
+                t = min(t, held.event.t)
         two_moves = other_side and not pass_accepted
         number = self._number - (1 if two_moves and not mover else 0)
         if not mover and not two_moves:
@@ -736,7 +777,9 @@ class Reconstructor:
                 self._set_status(idx, CORRECTED, t, "the same move was played again")
             self._taken_back = None
         self.board = after
-        self._await_time = len(self.moves) - 1
+        self._await_time = None
+        if held is not None:
+            self._pressed(len(self.moves) - 1, held.event, held.times)
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
         self._counters(t)
@@ -903,6 +946,7 @@ class Reconstructor:
         squares = tuple(sorted(occ ^ self._seg.occ0))
         self._phase = LOST
         self._split = None
+        self._held = None
         self._lost_target = _snap(self.board)
         self._lost = self._irregular("position-lost", t, squares,
                                      f"{len(squares)} squares changed with no move to explain them",
@@ -932,13 +976,11 @@ class Reconstructor:
             self._press(ev)
         elif ev.event == "time":
             self._times = (ev.white_ms, ev.black_ms)
-            if self._await_time is not None and self._await_time == len(self.moves) - 1:
-                i = self._await_time
-                entry = self.moves[i]
-                ms = ev.white_ms if entry.side == "white" else ev.black_ms
-                self.moves[i] = MoveEntry(entry.number, entry.side, entry.move_text, entry.t, ms, entry.move,
-                                          entry.legal, entry.fen_after)
-                self._plies[i].clock = ClockStamp(ev.white_ms, ev.black_ms, entry.side == "black")
+            held = self._held
+            if held is not None and held.times is None and ev.t == held.event.t:
+                self._held = replace(held, times=(ev.white_ms, ev.black_ms))
+            elif self._await_time is not None and self._await_time < len(self.moves):
+                self._stamp(self._await_time, ev.white_ms, ev.black_ms)
                 self._await_time = None
             self._emit(ClockUpdate(t, ev.white_ms, ev.black_ms, self._running))
         elif ev.event == "flag":
@@ -975,28 +1017,90 @@ class Reconstructor:
         if self._phase in (LOST, OVER) or self._clock_mode is False and self.settings.use_clock is False:
             self._note(t, f"{ev.side} pressed the clock ({self._phase}): ignored")
             return
+        n = len(self.moves)
+        if white != self.board.turn and self._split is not None:
+            self._resolve_split()       # the opponent pressed: the piece he lifted began his move
         seg = self._seg
         if white != self.board.turn:
-            if self._split is not None:
-                self._resolve_split()
-                seg = self._seg
-            else:
-                if not seg.changes or self._occ == seg.occ0:
-                    self._note(t, f"{ev.side} pressed the clock after his move was read")
-                    return
-                self._other_side_commit(t, white)
+            last = self._last_standing()
+            if (last is not None and self.moves[last].side == ev.side and not self._plies[last].pressed
+                    and not self._shows_move_of(white)):
+                entry = self.moves[last]
+                self._note(t, f"{ev.side} pressed the clock late: it ends {entry.number}. {entry.move_text}, "
+                              "read when his opponent began")
+                self._pressed(last, ev)
                 return
-        self._split = None
-        occ = self._occ
-        if occ == seg.occ0:
+            if not seg.changes or self._occ == seg.occ0:
+                self._note(t, f"{ev.side} pressed the clock after his move was read")
+                return
+            self._other_side_commit(t, white)
+        elif self._split is not None:
+            self._held = _HeldPress(ev, self._occ, len(seg.changes))
+            self._note(t, f"{ev.side} pressed the clock while {_SIDE[not white]}'s piece "
+                          f"{self.variant.square_name(self._split[4])} is off the board: what follows tells "
+                          "whether it began his move")
+            return
+        elif self._occ == seg.occ0:
             self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
                             white, self._number)
             return
-        plan = self._plan(self._occ)
-        if plan is not None:
-            self._commit_plan(plan, t, f"{ev.side} pressed the clock")
+        else:
+            plan = self._plan(self._occ)
+            if plan is not None:
+                self._commit_plan(plan, t, f"{ev.side} pressed the clock")
+            else:
+                self._other_side_commit(t, not white, fallback_for=white)
+        if len(self.moves) > n:
+            self._pressed(len(self.moves) - 1, ev)
+
+    def _last_standing(self) -> int | None:
+        """The index in ``moves`` of the last move that stands (not withdrawn, not an arbiter's setup)."""
+        for i in range(len(self._plies) - 1, -1, -1):
+            ply = self._plies[i]
+            if not ply.withdrawn and not ply.setup_only:
+                return i
+        return None
+
+    def _shows_move_of(self, white: bool) -> bool:
+        """The turn's board shows exactly a legal move of ``white`` (the side not to move)."""
+        seg = self._seg
+        if not seg.changes or self._occ == seg.occ0:
+            return False
+        other = _snap(self.board)
+        other.turn = white
+        expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings), tuple(seg.lift_order),
+                       index=self._index(other))
+        return expl is not None and expl.legal and expl.exact
+
+    def _pressed(self, index: int, ev: ClockEvent, times: tuple[int, int] | None = None) -> None:
+        """The mover's press ended move ``index``: the clock times with the press (or the time line that
+        follows it) are that move's."""
+        self._plies[index].pressed = True
+        if times is None and ev.white_ms is not None and ev.black_ms is not None:
+            times = (ev.white_ms, ev.black_ms)
+        if times is not None:
+            self._stamp(index, *times)
+            self._await_time = None
+        else:
+            self._await_time = index
+
+    def _stamp(self, index: int, white_ms: int | None, black_ms: int | None) -> None:
+        entry = self.moves[index]
+        ms = white_ms if entry.side == "white" else black_ms
+        self.moves[index] = replace(entry, clock_ms=ms)
+        self._plies[index].clock = ClockStamp(white_ms, black_ms, entry.side == "black")
+
+    def _commit_held(self, reason: str) -> None:
+        """The held press stands as it was made: the mover's move is what the board showed at the press
+        (the opponent's piece he had lifted was taken off by the mover); later changes are the opponent's."""
+        held = self._held
+        assert held is not None and self._split is not None
+        plan = self._plan(held.occ)
+        if plan is None:
+            self._resolve_split()
             return
-        self._other_side_commit(t, not white, fallback_for=white)
+        self._split = None
+        self._cut(held.index, held.event.t, plan, held.occ, reason)
 
     def _other_side_commit(self, t: float, white: bool, fallback_for: bool | None = None) -> None:
         """The board shows a move of the side NOT to move: a second move in one turn (CODEX 42.A), or
@@ -1081,6 +1185,7 @@ class Reconstructor:
             self.tracker.set_position(self._fen(board))
             self._undo = None
             self._split = None
+            self._held = None
             if self._phase in (LOST, SETUP):
                 self._lost_target = board
                 self.board = _snap(board)
