@@ -133,18 +133,13 @@ def test_stuck_switch_is_reported_not_played(tmp_path):
     assert (tmp_path / "stuck.pdn").read_text(encoding="utf-8") == transcribed(str(out))
 
 
-def test_clock_unplugged_mid_game_loses_no_press(tmp_path, expected):
+def unplugged_run(tmp_path, expected, at: float, back: float, name: str) -> list[ClockEvent]:
+    """``rig run`` with the clock's cable out from ``at`` to ``back`` (session seconds): no press is lost
+    (the replayed ones keep their clock time), the moves are exact, live PDN = transcription. Returns the
+    journal's clock lines."""
     presses = [e for e in expected.events if isinstance(e, ClockEvent) and e.event == "press"]
-    frames = expected.frames
-    # the cable goes back in while a player thinks (the next change on the board is seconds away): the presses
-    # made meanwhile come back through REPLAY before anyone moves again
-    k = next(i for i, p in enumerate(presses[3:], 3)
-             if min(f.t for f in frames if f.t > p.t) - p.t > 3.0)
-    at = presses[k - 2].t - 0.5
-    back = p_next = presses[k].t + 1.0
     in_gap = [p for p in presses if at <= p.t <= back]
-    assert len(in_gap) >= 3 and p_next > at
-    out = tmp_path / "u.jsonl"
+    out = tmp_path / f"{name}.jsonl"
     r = rig("run", "--simulate", GAME, "--speed", SPEED, "--plain", "--out", str(out),
             "--clock-unplug", f"{at:.3f}:{back - at:.3f}")
     assert r.returncode == 0, r.stderr
@@ -158,8 +153,52 @@ def test_clock_unplugged_mid_game_loses_no_press(tmp_path, expected):
     assert len(replayed) >= len(in_gap)
     for e in replayed:  # when it happened on the clock is kept
         assert e.extra["clock_t"] <= e.t
-    assert report_moves(str(tmp_path / "u.report.json")) == expected.expected_moves
-    assert (tmp_path / "u.pdn").read_text(encoding="utf-8") == transcribed(str(out))
+    report = json.loads((tmp_path / f"{name}.report.json").read_text(encoding="utf-8"))
+    assert [m["move"] for m in report["moves"]] == expected.expected_moves
+    assert report["irregularities"] == []
+    assert (tmp_path / f"{name}.pdn").read_text(encoding="utf-8") == transcribed(str(out))
+    return clock
+
+
+def test_clock_unplugged_mid_game_loses_no_press(tmp_path, expected):
+    presses = [e for e in expected.events if isinstance(e, ClockEvent) and e.event == "press"]
+    frames = expected.frames
+    # the cable goes back in while a player thinks (the next change on the board is seconds away): the presses
+    # made meanwhile come back through REPLAY before anyone moves again
+    k = next(i for i, p in enumerate(presses[3:], 3)
+             if min(f.t for f in frames if f.t > p.t) - p.t > 3.0)
+    at = presses[k - 2].t - 0.5
+    back = presses[k].t + 1.0
+    assert len([p for p in presses if at <= p.t <= back]) >= 3
+    unplugged_run(tmp_path, expected, at, back, "u")
+
+
+#: session seconds from the unplug to the clock driver's reconnection attempts (rig.clock.serial_link.Backoff
+#: scaled to session time by rig run: 0.2, 0.6, 1.4, 3.0, 6.2, ...)
+RETRIES_S = (3.0, 6.2)
+
+
+def test_clock_plugged_back_mid_move_gives_each_replayed_press_its_move(tmp_path, expected):
+    """The cable goes back in while a player is making his move, after the presses before it were made in
+    the gap: they arrive (replayed, with their clock time) while his piece is off the board or his move is
+    on it; each ends the move it belongs to, the move in progress stays his, nothing irregular is read."""
+    presses = [e for e in expected.events if isinstance(e, ClockEvent) and e.event == "press"]
+    frames = expected.frames
+    options = []
+    for k in range(3, len(presses)):
+        lift = min(f.t for f in frames if f.t > presses[k - 1].t)       # the mover's first lift
+        for retry in RETRIES_S:
+            at = lift + 0.05 - retry         # the attempt that reconnects comes just after that lift
+            made = [p for p in presses if at <= p.t <= lift]
+            window = presses[k].t - lift
+            if made:     # a long move leaves room for the reconnection's own delay (~0.1-0.3 s here)
+                options.append((window >= 1.5, len(made), window, k, at, retry, lift))
+    *_, n, _, k, at, retry, lift = max(options)
+    clock = unplugged_run(tmp_path, expected, at, at + retry - 1.0, "m")
+    back = next(e.t for e in clock if e.event == "reconnected")
+    assert lift < back < presses[k].t      # the cable was back in the middle of the move
+    late = [e for e in clock if e.event == "press" and e.extra.get("replayed")]
+    assert [e.side for e in late] == [p.side for p in presses[k - n:k]]
 
 
 def test_resume_without_clock_marks_the_gap_on_the_next_frame(tmp_path):

@@ -54,6 +54,12 @@ def describe_event(ev: Any, variant, previous: frozenset[int] | None = None) -> 
             bits.append(ev.side)
         if ev.white_ms is not None:
             bits.append(f"white {ev.white_ms} ms, black {ev.black_ms} ms")
+        extra = ev.extra or {}
+        late = [k for k in ("replayed", "inferred") if extra.get(k)]
+        if isinstance(extra.get("clock_t"), (int, float)):
+            late.append(f"made at {extra['clock_t']:.3f}")
+        if late:
+            bits.append(f"({', '.join(late)})")
         return " ".join(bits)
     if isinstance(ev, ArbiterEvent):
         extra = ev.fen or ev.result or (f"#{ev.ref}" if ev.ref is not None else "")

@@ -74,6 +74,7 @@ class _Ply:
     setup_only: bool = False           # an arbiter's set-position, not a move
     withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
     pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
+    start: float = 0.0                 # when its turn began (the previous commit)
 
 
 @dataclass(slots=True)
@@ -101,6 +102,7 @@ class _HeldPress:
     what follows (docs/reconstruction.md, Commit)."""
 
     event: ClockEvent
+    at: float                          # when it was pressed (``clock_t`` of a line that arrived late)
     occ: frozenset[int]                # the confirmed occupancy at the press
     index: int                         # the segment's changes before the press
     times: tuple[int, int] | None = None   # the time line that came with the press
@@ -138,6 +140,7 @@ class Reconstructor:
         self.counters: tuple[Any, ...] = ()
         self._reached: dict[str, Any] = {}
         self._plies: list[_Ply] = []
+        self._entry_plies: list[_Ply] = []    # the ply of each entry of ``moves`` (set-positions have none)
         self._deb = Debouncer(self.settings.bounce_s)
         self._phase = SETUP
         self._seg = _Segment(0.0, frozenset())
@@ -701,7 +704,7 @@ class Reconstructor:
             if (held.event.side == "white") != mover:
                 held = None
             else:
-                t = min(t, held.event.t)
+                t = min(t, held.at)
         two_moves = other_side and not pass_accepted
         number = self._number - (1 if two_moves and not mover else 0)
         if not mover and not two_moves:
@@ -750,9 +753,10 @@ class Reconstructor:
             if not legal_in_record:
                 comment = f"{_SIDE[mover]} {text}: {comment}"
         ply = _Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
-                   found)
+                   found, start=seg.t0)
         self._plies.append(ply)
         self.moves.append(entry)
+        self._entry_plies.append(ply)
         self._emit(entry)
         if self.trace or found:
             self._note(t, f"commit {_SIDE[mover]} {text} ({reason})")
@@ -890,7 +894,8 @@ class Reconstructor:
                     self._set_status(i, CORRECTED, t, "the board was put right before the opponent moved")
             ply.needs_setup = False
             ply.fen_after = self._fen(undo.legal_after)
-            self.moves[undo.ply] = replace(self.moves[undo.ply], fen_after=ply.fen_after)
+            i = self._entry_of(ply)
+            self.moves[i] = replace(self.moves[i], fen_after=ply.fen_after)
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
@@ -911,6 +916,7 @@ class Reconstructor:
         back where it was before it, and the move is read again."""
         self._plies.pop()
         entry = self.moves.pop()
+        self._entry_plies.pop()
         self._number = entry.number
         self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
         self.board = _snap(undo.board_before)
@@ -1017,49 +1023,89 @@ class Reconstructor:
         if self._phase in (LOST, OVER) or self._clock_mode is False and self.settings.use_clock is False:
             self._note(t, f"{ev.side} pressed the clock ({self._phase}): ignored")
             return
+        at, after = self._press_time(ev)
         n = len(self.moves)
-        if white != self.board.turn and self._split is not None:
+        split = self._split
+        if white != self.board.turn and split is not None and (not after or at >= split[1]):
             self._resolve_split()       # the opponent pressed: the piece he lifted began his move
         seg = self._seg
-        if white != self.board.turn:
-            last = self._last_standing()
-            if (last is not None and self.moves[last].side == ev.side and not self._plies[last].pressed
-                    and not self._shows_move_of(white)):
+        if white != self.board.turn or after and at < seg.t0:
+            # the press ends a move of his that was read before it came (his opponent began)
+            last = self._last_standing(ev.side, at if after else None)
+            if last is not None and (after or last == len(self.moves) - 1) and not self._entry_plies[last].pressed \
+                    and (after or not self._shows_move_of(white)):
                 entry = self.moves[last]
-                self._note(t, f"{ev.side} pressed the clock late: it ends {entry.number}. {entry.move_text}, "
-                              "read when his opponent began")
+                self._note(t, f"{ev.side}'s press ends {entry.number}. {entry.move_text}, read when his "
+                              "opponent began")
+                if at < entry.t:
+                    self.moves[last] = replace(entry, t=at)
                 self._pressed(last, ev)
                 return
-            if not seg.changes or self._occ == seg.occ0:
+            if after or not seg.changes or self._occ == seg.occ0:
                 self._note(t, f"{ev.side} pressed the clock after his move was read")
                 return
             self._other_side_commit(t, white)
-        elif self._split is not None:
-            self._held = _HeldPress(ev, self._occ, len(seg.changes))
+        elif split is not None and at < split[1]:
+            # pressed before the opponent's first lift: the move stood as it was then
+            self._held = _HeldPress(ev, at, split[3], split[0])
+            self._resolve_split()
+            return
+        elif split is not None:
+            self._held = _HeldPress(ev, at, self._occ, len(seg.changes))
             self._note(t, f"{ev.side} pressed the clock while {_SIDE[not white]}'s piece "
-                          f"{self.variant.square_name(self._split[4])} is off the board: what follows tells "
+                          f"{self.variant.square_name(split[4])} is off the board: what follows tells "
                           "whether it began his move")
             return
         elif self._occ == seg.occ0:
+            if after:
+                self._note(t, f"{ev.side}'s press matches no move on the board: no clock-without-move is read "
+                              "from a press that came late")
+                return
             self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
                             white, self._number)
             return
         else:
             plan = self._plan(self._occ)
             if plan is not None:
-                self._commit_plan(plan, t, f"{ev.side} pressed the clock")
+                self._commit_plan(plan, at, f"{ev.side} pressed the clock")
+            elif after:
+                self._note(t, f"{ev.side}'s press came late and the board shows no move of his: left to what "
+                              "follows")
+                return
             else:
                 self._other_side_commit(t, not white, fallback_for=white)
         if len(self.moves) > n:
             self._pressed(len(self.moves) - 1, ev)
 
-    def _last_standing(self) -> int | None:
-        """The index in ``moves`` of the last move that stands (not withdrawn, not an arbiter's setup)."""
-        for i in range(len(self._plies) - 1, -1, -1):
-            ply = self._plies[i]
-            if not ply.withdrawn and not ply.setup_only:
+    def _press_time(self, ev: ClockEvent) -> tuple[float, bool]:
+        """When the press was made (``clock_t`` of a line that arrived late: replayed after a reconnection,
+        docs/clock.md), and whether it is known only after the fact (late, replayed, or inferred from the
+        lever of a DGT clock); a late arrival is noted in the timeline."""
+        extra = ev.extra
+        if not extra:
+            return ev.t, False
+        at = extra.get("clock_t")
+        at = ev.t if not isinstance(at, (int, float)) else min(float(at), ev.t)
+        flags = [k for k in ("replayed", "inferred") if extra.get(k)]
+        after = bool(flags) or at < ev.t
+        if after:
+            when = f"made at {at:.3f}, {ev.t - at:.3f} s before it arrived" if at < ev.t else "time unknown"
+            self._note(ev.t, f"{ev.side}'s press came after the fact ({', '.join(flags) or 'late'}; {when})")
+        return at, after
+
+    def _last_standing(self, side: str, at: float | None = None) -> int | None:
+        """The index in ``moves`` of the last move of ``side`` that stands (not withdrawn); with ``at``,
+        the last whose turn had begun by then (the move a press made at ``at`` ended)."""
+        plies = self._entry_plies
+        for i in range(len(plies) - 1, -1, -1):
+            ply = plies[i]
+            if not ply.withdrawn and self.moves[i].side == side and (at is None or ply.start <= at):
                 return i
         return None
+
+    def _entry_of(self, ply: _Ply) -> int:
+        plies = self._entry_plies
+        return next(i for i in range(len(plies) - 1, -1, -1) if plies[i] is ply)
 
     def _shows_move_of(self, white: bool) -> bool:
         """The turn's board shows exactly a legal move of ``white`` (the side not to move)."""
@@ -1075,7 +1121,7 @@ class Reconstructor:
     def _pressed(self, index: int, ev: ClockEvent, times: tuple[int, int] | None = None) -> None:
         """The mover's press ended move ``index``: the clock times with the press (or the time line that
         follows it) are that move's."""
-        self._plies[index].pressed = True
+        self._entry_plies[index].pressed = True
         if times is None and ev.white_ms is not None and ev.black_ms is not None:
             times = (ev.white_ms, ev.black_ms)
         if times is not None:
@@ -1088,7 +1134,7 @@ class Reconstructor:
         entry = self.moves[index]
         ms = white_ms if entry.side == "white" else black_ms
         self.moves[index] = replace(entry, clock_ms=ms)
-        self._plies[index].clock = ClockStamp(white_ms, black_ms, entry.side == "black")
+        self._entry_plies[index].clock = ClockStamp(white_ms, black_ms, entry.side == "black")
 
     def _commit_held(self, reason: str) -> None:
         """The held press stands as it was made: the mover's move is what the board showed at the press
@@ -1100,7 +1146,7 @@ class Reconstructor:
             self._resolve_split()
             return
         self._split = None
-        self._cut(held.index, held.event.t, plan, held.occ, reason)
+        self._cut(held.index, held.at, plan, held.occ, reason)
 
     def _other_side_commit(self, t: float, white: bool, fallback_for: bool | None = None) -> None:
         """The board shows a move of the side NOT to move: a second move in one turn (CODEX 42.A), or
@@ -1133,9 +1179,11 @@ class Reconstructor:
         entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, self._fen(after))
         if not mover:
             self._number += 1
-        self._plies.append(_Ply(_snap(self.board), None, False, self._fen(after), None, False, None,
-                                f"{_SIDE[mover]} {text}: illegal-move", [idx]))
+        ply = _Ply(_snap(self.board), None, False, self._fen(after), None, False, None,
+                   f"{_SIDE[mover]} {text}: illegal-move", [idx], start=seg.t0)
+        self._plies.append(ply)
         self.moves.append(entry)
+        self._entry_plies.append(ply)
         self._emit(entry)
         self._undo = _Undo(len(self._plies) - 1, seg.occ0, _snap(self.board))
         self.tracker.set_position(self._fen(after))
