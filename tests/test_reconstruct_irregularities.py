@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rig.board import Board
+from rig.pdn import read_game
 from rig.reconstruct import Settings
 from rig.reconstruct.matcher import capture_sequences, plain_moves
 from tests.reconstruct_helpers import (VARIANTS, board_after, line_to_capture, line_to_multi, line_to_quiet,
@@ -212,11 +213,36 @@ def test_two_moves(variant, clock):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_capture_not_taken_put_back_and_the_capture_played(variant):
+    """Corrected before the opponent moved: the irregular move stays in the report's moves (withdrawn),
+    the capture played instead follows with the same number and side; the PDN reads on as a legal game."""
+    b = start(variant, line_to_capture(variant))
+    n = number_of(b)
+    plain = plain_moves(b.board)[0]
+    b.lift(plain.origin).place(plain.destination).press("white")
+    b.lift(plain.destination, 0.8).place(plain.origin)
+    capture = b.board.legal_moves[0]
+    text = b.board.move_text(capture)
+    b.play(capture).press("white")
+    answer = reply(b)
+    e = run(b)
+    assert found(e) == [("capture-not-taken", n, "white", "corrected")]
+    plain_text = plain.text(name=b.variant.square_name)
+    assert [(m.number, m.side, m.move_text, m.legal, m.withdrawn) for m in e.moves[-3:]] == [
+        (n, "white", plain_text, False, True), (n, "white", text, True, False), (n, "black", answer, True, False)]
+    game = read_game(e.pdn(), variant)
+    assert game.replay().ok and not any(node.is_setup for node in game.nodes)
+    assert [(m.text, m.comment) for m in game.moves[-2:]] == [(text, f"{plain_text} taken back"), (answer, None)]
+    assert e.record.position().fen() == e.board.fen()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("again", [False, True])
 def test_move_taken_back(variant, again):
     b = start(variant, line_to_quiet(variant))
     n = number_of(b)
     first = b.board.legal_moves[0]
+    first_text = b.board.move_text(first)
     b.play(first).press("white")
     b.lift(first.destination, 0.8).place(first.origin)
     b.board.pop()
@@ -226,7 +252,14 @@ def test_move_taken_back(variant, again):
     answer = reply(b)
     e = run(b)
     assert found(e) == [("move-taken-back", n, "white", "corrected" if again else "accepted")]
-    assert [m.move_text for m in e.moves[-2:]] == [text, answer]
+    # the move taken back stays in the report's moves, marked, before the move played instead
+    assert [(m.number, m.side, m.move_text, m.withdrawn) for m in e.moves[-3:]] == [
+        (n, "white", first_text, True), (n, "white", text, False), (n, "black", answer, False)]
+    assert [m.get("withdrawn", False) for m in e.report()["moves"][-3:]] == [True, False, False]
+    # the PDN keeps the moves that stand, the one taken back as a comment on the move played instead
+    game = read_game(e.pdn(), variant)
+    assert game.replay().ok
+    assert [(m.text, m.comment) for m in game.moves[-2:]] == [(text, f"{first_text} taken back"), (answer, None)]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

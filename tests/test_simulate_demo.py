@@ -59,6 +59,16 @@ def test_plain_log_reports_irregularities_and_withdrawn_moves():
     assert "taken back:" in text and "!  move-taken-back" in text and "accepted" in text
 
 
+def test_the_view_lists_the_moves_that_stand_when_several_are_taken_back():
+    game = load_pdn_game(demo_game_path("international"), 1, "international")
+    session = simulate_game("international", game.moves[:16], seed=1,
+                            inject=["move-taken-back@5", "move-taken-back@9:corrected"])
+    result = play(session, PlainLog(io.StringIO()), title="t", info="i", recorded="*", speed=1e9)
+    assert [m.move_text for m in result.view.moves] == session.expected_moves
+    assert [m.move_text for m in result.engine.moves] == session.expected_report_moves
+    assert len(session.expected_report_moves) == len(session.expected_moves) + 2
+
+
 def test_demo_sources_are_documented():
     with open(f"{DEMO_DIR}/SOURCES.md", encoding="utf-8") as fh:
         sources = fh.read()

@@ -49,8 +49,9 @@ class GameView:
         if isinstance(out, MoveEntry):
             self.moves.append(out)
         elif isinstance(out, MoveWithdrawn):
-            if 0 <= out.index < len(self.moves):
-                del self.moves[out.index]
+            # the move withdrawn is the last that stood (the engine keeps it in its list, marked)
+            if self.moves and self.moves[-1].move_text == out.move_text:
+                del self.moves[-1]
         elif isinstance(out, Irregularity):
             self.irregularities.append(out)
         elif isinstance(out, IrregularityUpdate):

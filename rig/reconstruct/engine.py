@@ -75,6 +75,7 @@ class _Ply:
     withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
     pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
     start: float = 0.0                 # when its turn began (the previous commit)
+    text: str = ""                     # the move entry's text
 
 
 @dataclass(slots=True)
@@ -245,24 +246,31 @@ class Reconstructor:
 
     @property
     def record(self) -> GameRecord:
-        """The game as PDN: each move, ``/FEN/`` setups where the board went on from an irregular
-        position, clock comments, the result (rebuilt from the entries, so withdrawn moves vanish)."""
+        """The game as PDN: each move that stands, ``/FEN/`` setups where the board went on from an
+        irregular position, clock comments, the result; a withdrawn move is a comment on the move played
+        instead (``{12-16 taken back}``)."""
         tags = dict(self.header.tags)
         record = GameRecord(self.variant, tags, self.header.fen)
+        undone: list[str] = []
         for ply in self._plies:
             if ply.withdrawn:
+                undone.append(ply.text)
                 continue
+            comment = ply.comment
+            if undone and not ply.setup_only:
+                comment = "; ".join([f"{', '.join(undone)} taken back"] + ([comment] if comment else []))
+                undone = []
             if ply.setup_before is not None:
                 record.add_setup(ply.setup_before)
             if ply.setup_only:
-                record.add_setup(ply.fen_after, ply.comment)
+                record.add_setup(ply.fen_after, comment)
             elif ply.legal and ply.move is not None:
-                record.add_move(ply.board_before, ply.move, None if ply.needs_setup else ply.comment,
+                record.add_move(ply.board_before, ply.move, None if ply.needs_setup else comment,
                                 None if ply.needs_setup else ply.clock)
                 if ply.needs_setup:
-                    record.add_setup(ply.fen_after, ply.comment, ply.clock)
+                    record.add_setup(ply.fen_after, comment, ply.clock)
             else:
-                record.add_setup(ply.fen_after, ply.comment, ply.clock)
+                record.add_setup(ply.fen_after, comment, ply.clock)
         record.set_result(self.result)
         return record
 
@@ -753,7 +761,7 @@ class Reconstructor:
             if not legal_in_record:
                 comment = f"{_SIDE[mover]} {text}: {comment}"
         ply = _Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
-                   found, start=seg.t0)
+                   found, start=seg.t0, text=text)
         self._plies.append(ply)
         self.moves.append(entry)
         self._entry_plies.append(ply)
@@ -912,13 +920,14 @@ class Reconstructor:
         return False
 
     def _withdraw(self, t: float, undo: _Undo) -> MoveEntry:
-        """Take the last move out of ``moves`` and the record (docs/engine-contract.md): the board is
-        back where it was before it, and the move is read again."""
-        self._plies.pop()
-        entry = self.moves.pop()
-        self._entry_plies.pop()
+        """Withdraw the last move (docs/engine-contract.md): it stays in ``moves``, marked, and leaves the
+        record; the board is back where it was before it, and the move is read again."""
+        ply = self._plies[undo.ply]
+        ply.withdrawn = True
+        index = self._entry_of(ply)
+        entry = self.moves[index] = replace(self.moves[index], withdrawn=True)
         self._number = entry.number
-        self._emit(MoveWithdrawn(t, undo.ply, entry.move_text))
+        self._emit(MoveWithdrawn(t, index, entry.move_text))
         self.board = _snap(undo.board_before)
         self._undo = None
         self._await_time = None
@@ -1032,7 +1041,7 @@ class Reconstructor:
         if white != self.board.turn or after and at < seg.t0:
             # the press ends a move of his that was read before it came (his opponent began)
             last = self._last_standing(ev.side, at if after else None)
-            if last is not None and (after or last == len(self.moves) - 1) and not self._entry_plies[last].pressed \
+            if last is not None and (after or last == self._last_standing()) and not self._entry_plies[last].pressed \
                     and (after or not self._shows_move_of(white)):
                 entry = self.moves[last]
                 self._note(t, f"{ev.side}'s press ends {entry.number}. {entry.move_text}, read when his "
@@ -1093,13 +1102,13 @@ class Reconstructor:
             self._note(ev.t, f"{ev.side}'s press came after the fact ({', '.join(flags) or 'late'}; {when})")
         return at, after
 
-    def _last_standing(self, side: str, at: float | None = None) -> int | None:
-        """The index in ``moves`` of the last move of ``side`` that stands (not withdrawn); with ``at``,
+    def _last_standing(self, side: str | None = None, at: float | None = None) -> int | None:
+        """The index in ``moves`` of the last move (of ``side``) that stands (not withdrawn); with ``at``,
         the last whose turn had begun by then (the move a press made at ``at`` ended)."""
         plies = self._entry_plies
         for i in range(len(plies) - 1, -1, -1):
             ply = plies[i]
-            if not ply.withdrawn and self.moves[i].side == side and (at is None or ply.start <= at):
+            if not ply.withdrawn and (side is None or self.moves[i].side == side) and (at is None or ply.start <= at):
                 return i
         return None
 
@@ -1180,7 +1189,7 @@ class Reconstructor:
         if not mover:
             self._number += 1
         ply = _Ply(_snap(self.board), None, False, self._fen(after), None, False, None,
-                   f"{_SIDE[mover]} {text}: illegal-move", [idx], start=seg.t0)
+                   f"{_SIDE[mover]} {text}: illegal-move", [idx], start=seg.t0, text=text)
         self._plies.append(ply)
         self.moves.append(entry)
         self._entry_plies.append(ply)

@@ -67,7 +67,9 @@ class MoveEntry:
     ``number``/``side``: PDN move number and the player who moved. ``clock_ms``: the mover's
     remaining time after his press, when a clock reported it. ``move`` is None only for a
     change no single piece move describes. ``fen_after``: the position the record continues
-    from (the board as it stands, colours from the history).
+    from (the board as it stands, colours from the history). ``withdrawn``: undone on the
+    board before the opponent moved (taken back, or put back to correct it); the move played
+    instead follows with the same number and side, and only that one is in the PDN.
     """
 
     number: int
@@ -78,11 +80,15 @@ class MoveEntry:
     move: Move | None
     legal: bool
     fen_after: str
+    withdrawn: bool = False
 
     def report(self) -> dict[str, Any]:
-        """The ``moves[]`` item of the SESSION-FORMAT.md report."""
-        return {"number": self.number, "side": self.side, "move": self.move_text, "t": _r(self.t),
-                "clock_ms": self.clock_ms}
+        """The ``moves[]`` item of the SESSION-FORMAT.md report (``"withdrawn": true`` only when so)."""
+        d: dict[str, Any] = {"number": self.number, "side": self.side, "move": self.move_text, "t": _r(self.t),
+                             "clock_ms": self.clock_ms}
+        if self.withdrawn:
+            d["withdrawn"] = True
+        return d
 
     def to_json(self) -> dict[str, Any]:
         d = {"kind": "move", **self.report(), "legal": self.legal, "fen_after": self.fen_after}
@@ -91,8 +97,8 @@ class MoveEntry:
 
 @dataclass(frozen=True)
 class MoveWithdrawn:
-    """A move entry taken out of the record: the board was put back before the opponent moved,
-    and the move is read again (``index`` into ``moves`` as it was)."""
+    """A move entry withdrawn: the board was put back before the opponent moved, and the move is
+    read again. The entry stays in ``moves`` (``index``), marked ``withdrawn``; the record drops it."""
 
     t: float
     index: int

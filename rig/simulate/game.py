@@ -121,6 +121,9 @@ class SimulatedSession:
     expected_moves: list[str]
     expected_irregularities: list[dict]
     expected_record: list[ExpectedMove] = field(default_factory=list)
+    #: every move made on the board, in order, as the report's ``moves`` lists them: ``expected_moves`` plus
+    #: the moves taken back (withdrawn), each before the move played instead
+    expected_report_moves: list[str] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     final_fen: str = ""
     notes: list[str] = field(default_factory=list)
@@ -199,6 +202,7 @@ class Simulation:
         self.clock: SimClock | None = None
         self.ply = 0
         self.expected: list[ExpectedMove] = []
+        self.made: list[str] = []
         self.irregularities: list[dict] = []
         self._pending: list[int] = []
         self.position_changed = False
@@ -225,8 +229,8 @@ class Simulation:
             self.hands.clock(ClockEvent(round(self.hands.t, 4), "time", white_ms=m.base_ms, black_ms=m.base_ms))
 
     def withdraw(self, text: str) -> None:
-        """The last expected move was put back before the opponent moved: the engine takes it out of its
-        move list (docs/engine-contract.md, ``MoveWithdrawn``)."""
+        """The last expected move was put back before the opponent moved: it no longer stands (the engine's
+        report keeps it, marked withdrawn: docs/engine-contract.md, ``MoveWithdrawn``)."""
         last = self.expected.pop()
         assert last.text == text, (last, text)
 
@@ -235,6 +239,7 @@ class Simulation:
         pending irregularity accepts it (004 art. 42, 43)."""
         side = self.side if side is None else side
         self.expected.append(ExpectedMove(self.number, side_name(side), text))
+        self.made.append(text)
         name = side_name(side)
         still = []
         for i in self._pending:
@@ -454,5 +459,6 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
                                          "inject": [str(i) for i in injections]}})
     return SimulatedSession(header=header, events=events, expected_moves=[e.text for e in sim.expected],
                             expected_irregularities=[dict(i) for i in sim.irregularities],
-                            expected_record=list(sim.expected), turns=turns, final_fen=board.fen(),
+                            expected_record=list(sim.expected), expected_report_moves=list(sim.made),
+                            turns=turns, final_fen=board.fen(),
                             notes=notes, diverged_at=diverged_at)

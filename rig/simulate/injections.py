@@ -369,7 +369,8 @@ def _two_moves(sim: Simulation, move: Move, corrected: bool) -> None:
 def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.D: the move, once completed (pressed; without a clock, left standing), is undone on the
     board and another move made instead (``corrected``: the same move again). The engine withdraws the
-    undone move from its list (docs/engine-contract.md), so only the move played instead is expected."""
+    undone move (docs/engine-contract.md): it stays in the report's moves, marked withdrawn
+    (``expected_report_moves``), and only the move played instead stands (``expected_moves``)."""
     h, m = sim.hands, sim.model
     before = sim.board.pieces()
     side = sim.side
