@@ -163,3 +163,20 @@ def test_the_timeline_notes_the_late_arrival():
     assert "press came after the fact (replayed; made at" in text
     assert "read when his opponent began" in text
     assert [m.move_text for m in engine.moves][-5:] == played
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_press_with_nothing_on_the_board_is_a_clock_without_move_only_when_on_time(variant):
+    """Within the debounce window a line is on time (a genuine press without a move is flagged); a replayed
+    one, or one that came later, is never read as a clock-without-move."""
+    found = []
+    for extra in ({"clock_t": None}, {"replayed": True}, {"inferred": True}, {"clock_t": -2.0}):
+        b = play_line(SessionBuilder(variant), line_to_quiet(variant))
+        b.wait(1.0)
+        extra = {k: (round(b.t - 0.02, 4) if v is None else round(b.t + v, 4) if k == "clock_t" else v)
+                 for k, v in extra.items()}
+        b.events.append(ClockEvent(b.t, "press", "white", extra=extra))
+        e = run(b)
+        found.append([i.type for i in e.irregularities])
+        assert len(e.moves) == len(line_to_quiet(variant))
+    assert found == [["clock-without-move"], [], [], []]

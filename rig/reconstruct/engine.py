@@ -1088,15 +1088,16 @@ class Reconstructor:
 
     def _press_time(self, ev: ClockEvent) -> tuple[float, bool]:
         """When the press was made (``clock_t`` of a line that arrived late: replayed after a reconnection,
-        docs/clock.md), and whether it is known only after the fact (late, replayed, or inferred from the
-        lever of a DGT clock); a late arrival is noted in the timeline."""
+        docs/clock.md), and whether it is known only after the fact (replayed, inferred from the lever of
+        a DGT clock, or later than the debounce window: until then the engine has decided nothing the
+        press could have changed); a late arrival is noted in the timeline."""
         extra = ev.extra
         if not extra:
             return ev.t, False
         at = extra.get("clock_t")
         at = ev.t if not isinstance(at, (int, float)) else min(float(at), ev.t)
         flags = [k for k in ("replayed", "inferred") if extra.get(k)]
-        after = bool(flags) or at < ev.t
+        after = bool(flags) or at < ev.t - self.settings.bounce_s
         if after:
             when = f"made at {at:.3f}, {ev.t - at:.3f} s before it arrived" if at < ev.t else "time unknown"
             self._note(ev.t, f"{ev.side}'s press came after the fact ({', '.join(flags) or 'late'}; {when})")
