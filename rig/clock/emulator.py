@@ -15,6 +15,7 @@ pty (keys: ``l``/``r`` press, ``p`` pause, ``g`` resume, ``u`` unplug/replug, ``
 
 from __future__ import annotations
 
+import abc
 import argparse
 import errno
 import logging
@@ -146,7 +147,7 @@ class PtyPort:
         return f"<PtyPort {self.path} -> {self.slave_name if self.plugged else 'unplugged'}>"
 
 
-class ClockEmulator:
+class ClockEmulator(abc.ABC):
     """A scriptable clock behind a :class:`PtyPort`: a background thread answers the host and sends
     what the clock shows; the methods below act as the players and the arbiter would."""
 
@@ -244,20 +245,25 @@ class ClockEmulator:
             self._tick()
 
     # -- protocol hooks
+    @abc.abstractmethod
     def _on_host(self, data: bytes) -> None:
-        raise NotImplementedError
+        """Protocol hook: each emulator says what its clock does here."""
 
+    @abc.abstractmethod
     def _tick(self) -> None:
-        raise NotImplementedError
+        """Protocol hook: each emulator says what its clock does here."""
 
+    @abc.abstractmethod
     def _after_press(self, hand: Hand, outcome: str) -> None:
-        raise NotImplementedError
+        """Protocol hook: each emulator says what its clock does here."""
 
+    @abc.abstractmethod
     def _after_pause(self) -> None:
-        raise NotImplementedError
+        """Protocol hook: each emulator says what its clock does here."""
 
+    @abc.abstractmethod
     def _after_resume(self, hand: Hand) -> None:
-        raise NotImplementedError
+        """Protocol hook: each emulator says what its clock does here."""
 
     def _on_unplug(self) -> None:
         """Nothing by default: the clock keeps its state."""

@@ -11,6 +11,7 @@ and the sensor threads never wait for the consumer (the inbox is unbounded).
 
 from __future__ import annotations
 
+import abc
 import itertools
 import logging
 import math
@@ -123,7 +124,7 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
-class _Thread:
+class _Thread(abc.ABC):
     """A source running on its own daemon thread until :meth:`close`."""
 
     name = "source"
@@ -152,8 +153,9 @@ class _Thread:
             if self.inbox is not None:
                 self.inbox.wake.set()
 
+    @abc.abstractmethod
     def _run(self) -> None:
-        raise NotImplementedError
+        """The source's loop, on its own thread, until ``self._stop`` is set."""
 
     def horizon(self) -> float:
         return float("inf") if self._ended.is_set() else self._horizon
