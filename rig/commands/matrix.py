@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 import threading
-from contextlib import contextmanager
 
+from rig.commands import stop_on_signals
 from rig.session import Frame, Header, dump_event, read_session
 from rig.variants import VARIANTS, get_variant
 
@@ -50,20 +49,6 @@ def _sim_matrix(cfg, args, clock):
                            seed=getattr(args, "seed", 0), clock=clock)
 
 
-@contextmanager
-def _stop_on_signals(stop: threading.Event):
-    """SIGINT/SIGTERM set ``stop`` so the loop ends and the file is closed cleanly."""
-    handlers = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            handlers[sig] = signal.signal(sig, lambda *_: stop.set())
-        except ValueError:  # not the main thread
-            pass
-    try:
-        yield
-    finally:
-        for sig, h in handlers.items():
-            signal.signal(sig, h)
 
 
 def _demo_timeline(variant):
@@ -126,7 +111,7 @@ def cmd_record(args) -> int:
     try:
         write(out, dump_event(header))
         opts = {} if clock is None else {"clock": clock, "sleep": sleep}
-        with _stop_on_signals(stop), MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory,
+        with stop_on_signals(stop), MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory,
                                                    scan_hz=cfg.scan_hz, debounce=cfg.debounce,
                                                    expected_start=expected, raw=args.raw, **opts) as scanner:
             for ev in scanner.run(duration=duration, stop=stop):

@@ -20,15 +20,14 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
 import threading
 import time
 import zlib
-from contextlib import contextmanager
 from dataclasses import replace
 
 from rig.errors import RigError
+from rig.commands import stop_on_signals
 from rig.session import ClockEvent, Header
 from rig.variants import VARIANTS, get_variant
 
@@ -156,20 +155,6 @@ def _sim_session(args, variant: str | None, clock: bool, tags: dict[str, str]):
     return source, session, model
 
 
-@contextmanager
-def _stop_on_signals(stop: threading.Event):
-    """SIGINT/SIGTERM end the run cleanly (the journal is complete, the PDN written)."""
-    old = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            old[sig] = signal.signal(sig, lambda *_: stop.set())
-        except ValueError:  # not the main thread (tests)
-            pass
-    try:
-        yield
-    finally:
-        for sig, h in old.items():
-            signal.signal(sig, h)
 
 
 def _logging(paths, plain: bool) -> logging.Handler:
@@ -340,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
 
     loop.on_started = started
     try:
-        with _stop_on_signals(stop):
+        with stop_on_signals(stop):
             outcome = loop.run()
     finally:
         if world is not None:
