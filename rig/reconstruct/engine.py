@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from rig.board import Board
 from rig.move import Move
@@ -65,7 +66,7 @@ class _Ply:
     board_before: Board
     move: Move | None
     legal: bool
-    fen_after: str
+    fen: str | Callable[[], str]       # the FEN after it, or what writes it on first use (``fen_after``)
     setup_before: str | None = None    # position the move was played from, when not the record's own
     needs_setup: bool = False          # the board as it stands differs from the move's legal result
     clock: ClockStamp | None = None
@@ -76,6 +77,17 @@ class _Ply:
     pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
     start: float = 0.0                 # when its turn began (the previous commit)
     text: str = ""                     # the move entry's text
+
+    @property
+    def fen_after(self) -> str:
+        fen = self.fen
+        if not isinstance(fen, str):
+            fen = self.fen = fen()
+        return fen
+
+    @fen_after.setter
+    def fen_after(self, fen: str) -> None:
+        self.fen = fen
 
 
 @dataclass(slots=True)
@@ -161,7 +173,9 @@ class Reconstructor:
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
         self._indexes: dict[tuple, PositionIndex] = {}   # board key -> candidates of that position
-        self._fen = FenWriter(self.variant).fen
+        writer = FenWriter(self.variant)
+        self._fen = writer.fen
+        self._fen_of = writer.fen_of
         self._indexed: tuple[Board | None, Any] = (None, None)   # the board last looked up, its index
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
@@ -752,8 +766,8 @@ class Reconstructor:
                                          mover, number))
         found.extend(self._trail_irregularities(board_before, index, expl, t, number))
         legal_in_record = expl.legal
-        fen_after = self._fen(after)
-        entry = MoveEntry(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
+        fen_after = partial(self._fen_of, after.wm, after.wk, after.bm, after.bk, after.turn)
+        entry = MoveEntry.lazy(number, _SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
         needs_setup = legal_in_record and (bool(expl.standing) or bool(expl.missing))
         comment = None
         if found:
@@ -774,9 +788,9 @@ class Reconstructor:
         if legal_in_record:
             self.tracker.push(move)
             if needs_setup:
-                self.tracker.set_position(fen_after)
+                self.tracker.set_position(ply.fen_after)
         else:
-            self.tracker.set_position(fen_after)
+            self.tracker.set_position(ply.fen_after)
         legal_after = None
         if needs_setup:
             legal_after = _snap(board_before)
@@ -884,6 +898,8 @@ class Reconstructor:
             self._undo = None
             return False
         ply = self._plies[undo.ply]
+        if not ply.irregularities and undo.legal_after is None and occ != undo.occ_before:
+            return False                  # nothing to correct, and not put back: the usual change
         open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
         if occ == undo.occ_before and occ != self._seg.occ0:
             entry = self._withdraw(t, undo)
@@ -903,7 +919,7 @@ class Reconstructor:
             ply.needs_setup = False
             ply.fen_after = self._fen(undo.legal_after)
             i = self._entry_of(ply)
-            self.moves[i] = replace(self.moves[i], fen_after=ply.fen_after)
+            self.moves[i] = self.moves[i].evolve(fen_after=ply.fen_after)
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
@@ -925,7 +941,7 @@ class Reconstructor:
         ply = self._plies[undo.ply]
         ply.withdrawn = True
         index = self._entry_of(ply)
-        entry = self.moves[index] = replace(self.moves[index], withdrawn=True)
+        entry = self.moves[index] = self.moves[index].evolve(withdrawn=True)
         self._number = entry.number
         self._emit(MoveWithdrawn(t, index, entry.move_text))
         self.board = _snap(undo.board_before)
@@ -1047,7 +1063,7 @@ class Reconstructor:
                 self._note(t, f"{ev.side}'s press ends {entry.number}. {entry.move_text}, read when his "
                               "opponent began")
                 if at < entry.t:
-                    self.moves[last] = replace(entry, t=at)
+                    self.moves[last] = entry.evolve(t=at)
                 self._pressed(last, ev)
                 return
             if after or not seg.changes or self._occ == seg.occ0:
@@ -1143,7 +1159,7 @@ class Reconstructor:
     def _stamp(self, index: int, white_ms: int | None, black_ms: int | None) -> None:
         entry = self.moves[index]
         ms = white_ms if entry.side == "white" else black_ms
-        self.moves[index] = replace(entry, clock_ms=ms)
+        self.moves[index] = entry.evolve(clock_ms=ms)
         self._entry_plies[index].clock = ClockStamp(white_ms, black_ms, entry.side == "black")
 
     def _commit_held(self, reason: str) -> None:

@@ -43,21 +43,26 @@ class FenWriter:
         self._limit = limit
 
     def fen(self, board: Board) -> str:
+        return self.fen_of(board.wm, board.wk, board.bm, board.bk, board.turn)
+
+    def fen_of(self, wm: int, wk: int, bm: int, bk: int, white: bool) -> str:
+        """The FEN of the position with these bitboards, ``white`` to move."""
         items = self._items
-        wm = items.get((board.wm, False))
-        if wm is None:
-            wm = self._write(board.wm, False)
-        wk = items.get((board.wk, True))
-        if wk is None:
-            wk = self._write(board.wk, True)
-        bm = items.get((board.bm, False))
-        if bm is None:
-            bm = self._write(board.bm, False)
-        bk = items.get((board.bk, True))
-        if bk is None:
-            bk = self._write(board.bk, True)
-        return ("W:W" if board.turn else "B:W") + (wm + "," + wk if wm and wk else wm or wk) + ":B" \
-            + (bm + "," + bk if bm and bk else bm or bk)
+        get = items.get
+        wmt = get((wm, False))
+        if wmt is None:
+            wmt = self._write(wm, False)
+        wkt = get((wk, True))
+        if wkt is None:
+            wkt = self._write(wk, True)
+        bmt = get((bm, False))
+        if bmt is None:
+            bmt = self._write(bm, False)
+        bkt = get((bk, True))
+        if bkt is None:
+            bkt = self._write(bk, True)
+        return ("W:W" if white else "B:W") + (wmt + "," + wkt if wmt and wkt else wmt or wkt) + ":B" \
+            + (bmt + "," + bkt if bmt and bkt else bmt or bkt)
 
     def _write(self, mask: int, king: bool) -> str:
         """The comma-separated items of the pieces on ``mask``, kept for the next positions."""

@@ -10,13 +10,12 @@ the time the square really changed, and come out in time order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["SquareChange", "Debouncer"]
 
 
-@dataclass(frozen=True, slots=True)
-class SquareChange:
+class SquareChange(NamedTuple):
     """A confirmed change: ``up`` True for a lift (the square emptied), False for a place."""
 
     t: float
@@ -45,6 +44,17 @@ class Debouncer:
         if not pending:
             return []
         limit = t - self.bounce_s + 1e-9
+        if len(pending) == 1:          # the usual case: one square in flight
+            [(s, p)] = pending.items()
+            if p > limit:
+                return []
+            del pending[s]
+            stable = self.stable
+            if s in stable:
+                stable.discard(s)
+                return [SquareChange(p, s, True)]
+            stable.add(s)
+            return [SquareChange(p, s, False)]
         ready = [(p, s) for s, p in pending.items() if p <= limit]
         if not ready:
             return []

@@ -8,7 +8,7 @@ Irregularity ids, rule articles and statuses are those of SESSION-FORMAT.md.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 from rig.move import Move
 
@@ -81,6 +81,40 @@ class MoveEntry:
     legal: bool
     fen_after: str
     withdrawn: bool = False
+
+    @classmethod
+    def lazy(cls, number: int, side: str, move_text: str, t: float, clock_ms: int | None, move: Move | None,
+             legal: bool, fen_after: Callable[[], str]) -> MoveEntry:
+        """An entry whose ``fen_after`` is written on first use by ``fen_after()`` (the engine keeps the
+        position's bitboards; most entries are never asked for their FEN while the game is played)."""
+        entry = object.__new__(cls)
+        entry.__dict__.update(number=number, side=side, move_text=move_text, t=t, clock_ms=clock_ms, move=move,
+                              legal=legal, withdrawn=False, _fen_source=fen_after)
+        return entry
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for an attribute not set: the FEN of an entry made by ``lazy``, written once
+        if name == "fen_after":
+            d = self.__dict__
+            source = d.get("_fen_source")
+            if source is not None:
+                fen = d["fen_after"] = source()
+                del d["_fen_source"]
+                return fen
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {f: getattr(self, f) for f in self.__dataclass_fields__}
+
+    def evolve(self, **changes: Any) -> MoveEntry:
+        """``dataclasses.replace`` that keeps an unwritten ``fen_after`` unwritten."""
+        entry = object.__new__(type(self))
+        d = entry.__dict__
+        d.update(self.__dict__)
+        if "fen_after" in changes:
+            d.pop("_fen_source", None)
+        d.update(changes)
+        return entry
 
     def report(self) -> dict[str, Any]:
         """The ``moves[]`` item of the SESSION-FORMAT.md report (``"withdrawn": true`` only when so)."""
