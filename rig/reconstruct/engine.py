@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from rig.board import Board
@@ -39,7 +39,7 @@ from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpda
 from rig.reconstruct.settings import Settings
 from rig.rulesets import GameTracker
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header
-from rig.variants import get_variant
+from rig.variants import Variant, get_variant
 
 __all__ = ["Reconstructor"]
 
@@ -57,6 +57,12 @@ def _snap(board: Board) -> Board:
     b.move_stack.clear()
     b._stack.clear()
     return b
+
+
+@lru_cache(maxsize=64)
+def _start_board(variant: Variant, fen: str | None) -> Board:
+    """The session's start position, parsed once per header position (copy it before use)."""
+    return Board(variant, fen)
 
 
 @dataclass
@@ -143,9 +149,9 @@ class Reconstructor:
         self.settings = settings if settings is not None else Settings()
         self.trace = trace
         self.variant = get_variant(header.variant)
-        self.start_board = Board(self.variant, header.fen)
+        self.start_board = _start_board(self.variant, header.fen).copy()
         self.board = _snap(self.start_board)
-        self.tracker = GameTracker(header.ruleset, self.start_board.copy(stack=False))
+        self.tracker = GameTracker(header.ruleset, self.start_board.copy())
         self.moves: list[MoveEntry] = []
         self.irregularities: list[Irregularity] = []
         self.result = "*"
@@ -299,11 +305,13 @@ class Reconstructor:
 
     def _pump(self, t: float) -> None:
         """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
-        for c in self._deb.confirm(t):
-            if self._deferred:
-                self._flush_deferred_before(c.t)
-            self._check_stable(c.t)
-            self._change(c)
+        deb = self._deb
+        if deb.pending:
+            for c in deb.confirm(t):
+                if self._deferred:
+                    self._flush_deferred_before(c.t)
+                self._check_stable(c.t)
+                self._change(c)
         while self._deferred and not self._blocked(self._deferred[0].t):
             ev = self._deferred.popleft()
             self._check_stable(ev.t)
@@ -561,7 +569,10 @@ class Reconstructor:
         return index
 
     def _lost_limit(self) -> int:
-        return self._index().longest + 2 + self.settings.lost_squares
+        board, index = self._indexed
+        if board is not self.board:
+            index = self._index()
+        return index.longest + 2 + self.settings.lost_squares
 
     # -- explaining and committing -----------------------------------------------------------
 
@@ -952,7 +963,7 @@ class Reconstructor:
         return entry
 
     def _rebuild_tracker(self) -> None:
-        tracker = GameTracker(self.header.ruleset, self.start_board.copy(stack=False))
+        tracker = GameTracker(self.header.ruleset, _snap(self.start_board))
         for ply in self._plies:
             if ply.withdrawn:
                 continue

@@ -29,6 +29,11 @@ def _byte_squares(variant: Variant) -> tuple[tuple[tuple[int, ...], ...], ...]:
                        for byte in range(256)) for k in range((top + 7) // 8))
 
 
+@lru_cache(maxsize=None)
+def _square_names(variant: Variant) -> dict[int, str]:
+    return {s: variant.square_name(s) for s in range(1, variant.squares + 1)}
+
+
 class FenWriter:
     """``fen(board)`` equals ``board.fen()``. Each colour's men and kings are written once per bitboard
     (a move rewrites only the mover's men or kings, and the captured ones)."""
@@ -37,8 +42,7 @@ class FenWriter:
 
     def __init__(self, variant: Variant, limit: int = 512):
         self._chunks = _byte_squares(variant)
-        self._names = {s: variant.square_name(s) for s in range(1, variant.squares + 1)} if variant.algebraic \
-            else None
+        self._names = _square_names(variant) if variant.algebraic else None
         self._items: dict[tuple[int, bool], str] = {}
         self._limit = limit
 
