@@ -65,7 +65,7 @@ def _start_board(variant: Variant, fen: str | None) -> Board:
     return Board(variant, fen)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ply:
     """One committed move entry and what the record needs to write it."""
 
@@ -127,7 +127,7 @@ class _HeldPress:
     times: tuple[int, int] | None = None   # the time line that came with the press
 
 
-@dataclass
+@dataclass(slots=True)
 class _Undo:
     """What the last commit can be put back to before the opponent moves."""
 
@@ -564,7 +564,7 @@ class Reconstructor:
         if index is None:
             if len(self._indexes) >= 16:
                 self._indexes.clear()     # positions of past turns are not looked up again
-            index = self._indexes[key] = PositionIndex(board)
+            index = self._indexes[key] = PositionIndex(board, shared=True)
         self._indexed = (board, index)
         return index
 

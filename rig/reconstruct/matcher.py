@@ -34,7 +34,7 @@ TIER_NOT_TAKEN = 2
 TIER_ILLEGAL = 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Explanation:
     """How one move of the side to move of ``board`` explains the observed occupancy.
 
@@ -161,10 +161,14 @@ class PositionIndex:
     __slots__ = ("board", "due", "longest", "has_moves", "_raw", "_sq", "_bit", "_to", "_moves", "_trips",
                  "_keys", "_origins", "_own", "_sequences", "_forbidden", "_forbidden_trips", "_legal_moves")
 
-    def __init__(self, board: Board):
-        self.board = board.copy()
-        self.board.move_stack.clear()
-        self.board._stack.clear()
+    def __init__(self, board: Board, *, shared: bool = False):
+        """``shared``: the caller never changes ``board`` while the index is in use (no copy is kept)."""
+        if shared:
+            self.board = board
+        else:
+            self.board = board.copy()
+            self.board.move_stack.clear()
+            self.board._stack.clear()
         g = geometry(board.variant)
         raw = generate_all_paths(g, board.wm, board.wk, board.bm, board.bk, board.turn)
         self._raw = raw
@@ -321,7 +325,7 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
     if not added and not removed:
         return None
     if index is None:
-        index = PositionIndex(board)
+        index = PositionIndex(board, shared=True)
     best: Explanation | None = None
 
     def consider(move: Move, legal: bool, kind: str | None, tier: int) -> None:
