@@ -127,8 +127,9 @@ class HealthMonitor:
         if len(self._start_closed) > 4 and len(never) == 1 and self._start_closed - never <= self._opened:
             for cell in sorted(never):
                 self._stuck_reported.add(cell)
-                self._event(out, t, "stuck-closed", cell, "never opened while every other starting square did: a piece that has not moved "
-                            "yet, or a switch stuck closed (lift the piece to check)")
+                self._event(out, t, "stuck-closed", cell,
+                            "never opened while every other starting square did: a piece that has not "
+                            "moved yet, or a switch stuck closed (lift the piece to check)")
         visible = closed - self.masked
         indet = indeterminate_cells(closed, self.no_diode) - self.masked
         if indet:
