@@ -1,0 +1,253 @@
+"""Soak test of the reconstruction engine against the session simulator.
+
+Runs simulated sessions for as long as asked: every variant; random legal games of 10-120 plies
+(``rig.simulate.random_game``) and the real games of tests/data; the human model presets calm, normal,
+noisy and ``HumanModel.for_settings`` (with engine settings other than the defaults); clock and no clock;
+no injection, or one or two random injections of every type the simulator supports (an injection the
+simulator refuses at the ply drawn is drawn again at another ply, then dropped). For each session it
+compares with the simulator's answers:
+
+- the engine's moves that stand and the report's moves (withdrawn ones included);
+- its irregularities (type, number, side, status);
+- the PDN it writes, read back with ``rig.pdn.read_games``: replays, and its moves are the engine's
+  legal moves that stand.
+
+It prints the sessions run per variant / game source / noise preset / clock mode / injection type and
+each mismatch with a command that reproduces it (``--case JSON``).
+
+Usage:
+    python bench/soak_transcribe.py [--seconds S] [--seed S] [--out FILE.jsonl]
+    python bench/soak_transcribe.py --case '{"variant": ..., ...}' [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from functools import lru_cache
+
+from rig.board import Board
+from rig.pdn import read_games
+from rig.reconstruct import Reconstructor, Settings
+from rig.simulate import (ALWAYS_CORRECTED, CORRECTABLE, INJECTION_TYPES, HumanModel, InjectionError,
+                          PhysicalError, random_game, simulate_game)
+from rig.simulate.games import load_pdn_game
+
+VARIANTS = ("portuguese", "brazilian", "international")
+PRESETS = ("calm", "normal", "noisy", "for_settings")
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")
+#: engine settings other than the defaults, for the ``for_settings`` preset (drawn per session)
+ALT_SETTINGS = (Settings(bounce_s=0.06, touch_s=0.17, stable_s=2.2), Settings(bounce_s=0.048, touch_s=0.13, stable_s=1.7),
+                Settings(touch_s=0.17, stable_s=1.8), Settings(bounce_s=0.055, stable_s=2.2))
+
+
+@lru_cache(maxsize=None)
+def real_games(variant: str) -> tuple:
+    """Every game of tests/data/<variant>/*.pdn (real tournament games)."""
+    out = []
+    folder = os.path.join(DATA, variant)
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".pdn"):
+            index = 1
+            while True:
+                try:
+                    out.append(load_pdn_game(os.path.join(folder, name), index, variant))
+                except ValueError as exc:
+                    if "no game" in str(exc):
+                        break
+                    raise
+                index += 1
+    return tuple(out)
+
+
+def model_of(preset: str, settings_index: int) -> tuple[HumanModel, Settings | None]:
+    if preset == "calm":
+        return HumanModel.calm(), None
+    if preset == "noisy":
+        return HumanModel.noisy(), None
+    if preset == "for_settings":
+        settings = ALT_SETTINGS[settings_index]
+        return HumanModel.for_settings(settings), settings
+    return HumanModel(), None
+
+
+def moves_of(case: dict):
+    """The game of a case: (moves, fen, tags)."""
+    if case["game"] == "random":
+        return random_game(case["variant"], case["plies"], case["game_seed"]), None, {}
+    game = real_games(case["variant"])[case["game_index"]]
+    return game.moves, game.fen, game.tags
+
+
+def simulate(case: dict):
+    moves, fen, tags = moves_of(case)
+    model, _ = model_of(case["preset"], case.get("settings", 0))
+    return simulate_game(case["variant"], moves, fen=fen, seed=case["seed"], clock=case["clock"],
+                         inject=case["inject"], model=model, tags=tags)
+
+
+def draw_case(rng: random.Random, i: int) -> dict:
+    """A random case (without its injections: :func:`place_injections` draws them on the game)."""
+    variant = rng.choice(VARIANTS)
+    case: dict = {"variant": variant, "seed": i, "clock": rng.random() < 0.5, "preset": rng.choice(PRESETS),
+                  "settings": rng.randrange(len(ALT_SETTINGS)), "inject": []}
+    if rng.random() < 0.75:
+        case.update(game="random", plies=rng.randint(10, 120), game_seed=f"soak:{i}")
+    else:
+        case.update(game="real", game_index=rng.randrange(len(real_games(variant))))
+    return case
+
+
+def place_injections(rng: random.Random, case: dict, count: int):
+    """Draw ``count`` injections (type, ply, corrected) the simulator accepts; returns the session and the
+    list of (type, reason) refused along the way."""
+    refused = []
+    session = simulate(case)
+    plies = len(session.turns)
+    for _ in range(count):
+        kind = rng.choice(INJECTION_TYPES)
+        corrected = kind in ALWAYS_CORRECTED or (kind in CORRECTABLE and rng.random() < 0.5)
+        for _attempt in range(8):
+            ply = 0 if kind == "wrong-setup" else rng.randrange(max(1, plies))
+            item = f"{kind}@{ply}" + (":corrected" if corrected and kind not in ALWAYS_CORRECTED else "")
+            trial = dict(case, inject=case["inject"] + [item])
+            try:
+                session = simulate(trial)
+            except (InjectionError, PhysicalError) as exc:
+                refused.append((kind, str(exc).split(":")[-1].strip()[:60]))
+                if kind == "wrong-setup":
+                    break
+                continue
+            case["inject"] = trial["inject"]
+            break
+    return session
+
+
+def check(case: dict, session) -> list[str]:
+    """The differences between the engine's reading of ``session`` and the simulator's answers."""
+    _, settings = model_of(case["preset"], case.get("settings", 0))
+    engine = Reconstructor(session.header, settings)
+    for ev in session.events:
+        engine.feed(ev)
+    engine.finish()
+    problems = []
+    standing = [m.move_text for m in engine.moves if not m.withdrawn]
+    report = [m.move_text for m in engine.moves]
+    if standing != session.expected_moves:
+        problems.append(f"moves: {_diff(standing, session.expected_moves)}")
+    if report != session.expected_report_moves:
+        problems.append(f"report moves: {_diff(report, session.expected_report_moves)}")
+    got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
+    want = [{k: d[k] for k in ("type", "number", "side", "status")} for d in session.expected_irregularities]
+    if got != want:
+        problems.append(f"irregularities: engine {_irr(got)} vs expected {_irr(want)}")
+    parsed = read_games(engine.pdn(), session.header.variant)
+    if not parsed.ok or len(parsed.games) != 1:
+        problems.append(f"pdn: does not read back: {parsed.errors[:1]}")
+    else:
+        replay = parsed.games[0].replay()
+        if not replay.ok:
+            problems.append(f"pdn: does not replay: {replay.error}")
+        else:
+            texts = [replay.boards[k].move_text(m) for k, m in enumerate(replay.moves) if m is not None]
+            # the main line is the moves that stand, in order; an illegal one may be left out (a setup
+            # stands for it), a legal one may not
+            standing_entries = [m for m in engine.moves if not m.withdrawn]
+            k = 0
+            for m in standing_entries:
+                if k < len(texts) and texts[k] == m.move_text:
+                    k += 1
+                elif m.legal:
+                    break
+            if k != len(texts) or len(texts) < sum(m.legal for m in standing_entries):
+                problems.append(f"pdn: moves {_diff(texts, [m.move_text for m in standing_entries])}")
+    return problems
+
+
+def _irr(items: list[dict]) -> str:
+    return "[" + ", ".join(f"{d['type']} {d['number']} {d['side']} {d['status']}" for d in items) + "]"
+
+
+def _diff(got: list[str], want: list[str]) -> str:
+    k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return f"first difference at {k}: engine {got[k:k + 3]} vs expected {want[k:k + 3]} ({len(got)} vs {len(want)})"
+
+
+def run(seconds: float, seed: int, out: str | None) -> int:
+    rng = random.Random(f"soak:{seed}")
+    counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "preset", "clock", "injections",
+                                                          "type", "refused")}
+    mismatches = []
+    deadline = time.monotonic() + seconds
+    i = 0
+    sessions = 0
+    while time.monotonic() < deadline:
+        i += 1
+        case = draw_case(rng, seed * 1_000_000 + i)
+        count = rng.choice((0, 1, 1, 2))
+        try:
+            session = place_injections(rng, case, count)
+        except PhysicalError as exc:
+            counts["refused"]["(no injection) " + str(exc)[:50]] += 1
+            continue
+        try:
+            problems = check(case, session)
+        except Exception:  # noqa: BLE001 - a crash of the engine is a finding
+            problems = ["crash: " + traceback.format_exc(limit=3).replace("\n", " | ")]
+        sessions += 1
+        counts["variant"][case["variant"]] += 1
+        counts["game"][case["game"]] += 1
+        counts["preset"][case["preset"]] += 1
+        counts["clock"]["clock" if case["clock"] else "no clock"] += 1
+        counts["injections"][len(case["inject"])] += 1
+        for item in case["inject"]:
+            counts["type"][item.split("@")[0] + (":corrected" if item.endswith(":corrected") else "")] += 1
+        if problems:
+            mismatches.append((case, problems))
+            line = json.dumps({"case": case, "problems": problems})
+            print("MISMATCH " + line, flush=True)
+            if out:
+                with open(out, "a", encoding="utf-8") as fh:
+                    fh.write(line + "\n")
+    print(f"\n{sessions} sessions run ({len(mismatches)} with a mismatch)")
+    for key, counter in counts.items():
+        print(f"  per {key}: " + ", ".join(f"{k}: {v}" for k, v in sorted(counter.items(), key=str)))
+    for case, problems in mismatches:
+        print(f"\nmismatch: {'; '.join(problems)}\n  reproduce: python bench/soak_transcribe.py --case "
+              f"'{json.dumps(case)}'")
+    return 1 if mismatches else 0
+
+
+def replay_case(text: str, verbose: bool) -> int:
+    case = json.loads(text)
+    session = simulate(case)
+    problems = check(case, session)
+    if verbose:
+        print("expected moves:", session.expected_moves)
+        print("expected irregularities:", session.expected_irregularities)
+        print("notes:", session.notes)
+    print("\n".join(problems) or "no mismatch")
+    return 1 if problems else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60)")
+    p.add_argument("--seed", type=int, default=0, help="seed of this run (run several processes with others)")
+    p.add_argument("--out", help="append each mismatch to this JSON Lines file")
+    p.add_argument("--case", help="run one case (the JSON printed with a mismatch)")
+    p.add_argument("--verbose", action="store_true")
+    args = p.parse_args(argv)
+    if args.case:
+        return replay_case(args.case, args.verbose)
+    return run(args.seconds, args.seed, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
