@@ -248,6 +248,10 @@ class Reconstructor:
                 plan = self._plan(self._occ)
                 if plan is not None:
                     self._commit_plan(plan, self._now, "end of the session")
+            if self._seg.changes and not self._own_lifted(self._seg):
+                # the last board shows a move of the side not to move (a second move after his press,
+                # CODEX 42.A): the end of the input is a still board, in clock mode too
+                self._other_side_move(self._now, self._occ)
         self._end_of_game_check(self._now)
         return self._out
 

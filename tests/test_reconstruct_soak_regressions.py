@@ -1,0 +1,34 @@
+"""Regressions found by the soak test (bench/soak_transcribe.py): each case is the failing session of the
+soak, rebuilt with the same game, seed, model, clock mode and injections, and read by the engine."""
+
+from __future__ import annotations
+
+from rig.reconstruct import Reconstructor, Settings
+from rig.simulate import HumanModel, random_game, simulate_game
+
+
+def read(session, settings: Settings | None = None) -> Reconstructor:
+    engine = Reconstructor(session.header, settings)
+    for ev in session.events:
+        engine.feed(ev)
+    engine.finish()
+    return engine
+
+
+def assert_reads(session, settings: Settings | None = None) -> None:
+    engine = read(session, settings)
+    assert [m.move_text for m in engine.moves] == session.expected_report_moves
+    assert [m.move_text for m in engine.moves if not m.withdrawn] == session.expected_moves
+    got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
+    assert got == [{k: d[k] for k in ("type", "number", "side", "status")} for d in session.expected_irregularities]
+
+
+def test_second_move_at_the_end_of_a_clock_session_is_read():
+    """The last turn is two moves; the second, after the press, ends the session: finish() reads it."""
+    moves = random_game("international", 32, "soak:99000672")
+    s = simulate_game("international", moves, seed=99000672, clock=True, inject=["two-moves@31"],
+                      model=HumanModel.noisy())
+    assert s.expected_irregularities[-1]["type"] == "two-moves"
+    assert_reads(s)
+
+
