@@ -32,3 +32,14 @@ def test_second_move_at_the_end_of_a_clock_session_is_read():
     assert_reads(s)
 
 
+def test_second_move_that_captures_without_clock_is_not_position_lost():
+    """A second move that captures takes a piece of the side to move: both colours gone on a still board,
+    yet one move of the side not to move explains it."""
+    settings = Settings(touch_s=0.17, stable_s=1.8)
+    moves = random_game("portuguese", 117, "soak:1000199")
+    s = simulate_game("portuguese", moves[:30], seed=1000199, clock=False, inject=["two-moves@25"],
+                      model=HumanModel.for_settings(settings, bounce_p=0.8, slide_p=0.9, landing_p=0.6))
+    assert s.expected_report_moves[26].count("x") == 1
+    assert_reads(s, settings)
+
+

@@ -348,7 +348,10 @@ class Reconstructor:
             return
         seg.last_change = None      # decided: nothing more until the board changes again
         if self._unplayable(self._occ):
-            self._lose(deadline, self._occ)
+            # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
+            # side to move: both colours gone, yet one move explains it
+            if not self._other_side_move(deadline, self._occ):
+                self._lose(deadline, self._occ)
             return
         if self._clock_mode:
             return
