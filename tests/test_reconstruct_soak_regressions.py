@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import HumanModel, random_game, simulate_game
+from simulate_helpers import real_games
 
 
 def read(session, settings: Settings | None = None) -> Reconstructor:
@@ -41,5 +42,15 @@ def test_second_move_that_captures_without_clock_is_not_position_lost():
                       model=HumanModel.for_settings(settings, bounce_p=0.8, slide_p=0.9, landing_p=0.6))
     assert s.expected_report_moves[26].count("x") == 1
     assert_reads(s, settings)
+
+
+def test_second_move_that_captures_with_clock_is_read_at_the_reply():
+    """Clock: the removal of the piece the second move captured is not the opponent's start; his first
+    lift after it reads the second move."""
+    game = real_games("portuguese")[0]
+    s = simulate_game("portuguese", game.moves, fen=game.fen, seed=2000161, clock=True,
+                      inject=["two-moves@19", "illegal-move@12"], model=HumanModel.noisy(), tags=game.tags)
+    assert s.expected_report_moves[20] == "19x10"
+    assert_reads(s, Settings(bounce_s=0.055, stable_s=2.2))
 
 

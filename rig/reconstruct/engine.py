@@ -511,9 +511,11 @@ class Reconstructor:
                 seg = self._seg
             elif self._split is not None:
                 self._split = None      # the mover is still at work
-            elif seg.changes and occ_before != seg.occ0 and not self._own_lifted(seg):
+            elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
+                                                             or self._own_lifts_off(seg, occ_before)):
                 # the mover begins while the board shows a move of his opponent: a second move
-                # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b)
+                # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b); his
+                # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
         self._record_change(seg, c)
@@ -619,6 +621,12 @@ class Reconstructor:
         turn = self.board.turn
         return any(self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn
                    for x in seg.lift_order)
+
+    def _own_lifts_off(self, seg: _Segment, occ: frozenset[int]) -> bool:
+        """Every piece of the side to move lifted in the segment is still off the board at ``occ``."""
+        turn = self.board.turn
+        return all(x not in occ for x in seg.lift_order
+                   if self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn)
 
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
         """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
