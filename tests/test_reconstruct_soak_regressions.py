@@ -54,3 +54,16 @@ def test_second_move_that_captures_with_clock_is_read_at_the_reply():
     assert_reads(s, Settings(bounce_s=0.055, stable_s=2.2))
 
 
+def test_move_after_a_pass_by_black_opens_the_next_number():
+    """Black presses without moving (FPD 7.5b) and white plays on: white's move is the next number, as the
+    PDN reader counts it after the setup, and later irregularities carry that number."""
+    settings = Settings(bounce_s=0.06, touch_s=0.17, stable_s=2.2)
+    moves = random_game("international", 65, "soak:1000465")
+    s = simulate_game("international", moves[:53], seed=1000465, clock=True,
+                      inject=["clock-without-move@47", "capture-not-taken@50"],
+                      model=HumanModel.for_settings(settings))
+    engine = read(s, settings)
+    assert [(m.number, m.side) for m in engine.moves][46:49] == [(24, "white"), (25, "white"), (25, "black")]
+    assert_reads(s, settings)
+
+

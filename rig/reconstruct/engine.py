@@ -754,6 +754,8 @@ class Reconstructor:
             else:
                 t = min(t, held.at)
         two_moves = other_side and not pass_accepted
+        if pass_accepted and mover:
+            self._number += 1         # black's turn passed (FPD 7.5b): white's reply opens the next number
         number = self._number - (1 if two_moves and not mover else 0)
         if not mover and not two_moves:
             self._number += 1
