@@ -3,8 +3,10 @@ soak, rebuilt with the same game, seed, model, clock mode and injections, and re
 
 from __future__ import annotations
 
+import pytest
+
 from rig.reconstruct import Reconstructor, Settings
-from rig.simulate import HumanModel, random_game, simulate_game
+from rig.simulate import HumanModel, InjectionError, random_game, simulate_game
 from simulate_helpers import real_games
 
 
@@ -67,3 +69,8 @@ def test_move_after_a_pass_by_black_opens_the_next_number():
     assert_reads(s, settings)
 
 
+def test_two_moves_refused_when_the_first_ends_the_game():
+    """The simulator does not ask for a second move once the first left the opponent without a move."""
+    moves = random_game("portuguese", 76, "soak:2001024")
+    with pytest.raises(InjectionError, match="ends the game"):
+        simulate_game("portuguese", moves, seed=2001024, clock=False, inject=["two-moves@54"])

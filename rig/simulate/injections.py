@@ -35,6 +35,10 @@ ALWAYS_CORRECTED = frozenset({"wrong-setup", "position-lost"})
 #: types that need a clock: the press is the irregular act, or without one the act reads as something else
 #: (an opponent's piece taken off once the move is over is the opponent starting his move)
 NEEDS_CLOCK = frozenset({"clock-without-move", "wrong-piece-removed"})
+#: types whose irregular act comes once the move is over (a second move, the move undone, a piece taken off
+#: after it, a correction after the press): not possible after a move that ends the game, the game is over
+#: then (FPD 5.2; CODEX 57.A) and nothing more is read
+AFTER_THE_MOVE = frozenset({"two-moves", "move-taken-back", "wrong-piece-removed", "own-piece-removed"})
 
 
 # -- move helpers ---------------------------------------------------------------------------
@@ -106,6 +110,13 @@ def _second_moves(board: Board, move: Move) -> list[Move]:
     return [m for m in b.legal_moves if m.origin != move.destination]
 
 
+def _ends_game(board: Board, move: Move) -> bool:
+    """``move`` leaves the opponent without a move (FPD 5.2)."""
+    b = board.copy(stack=False)
+    b.push(move)
+    return b.is_game_over()
+
+
 def _incomplete_stops(sim: Simulation, move: Move) -> list[int]:
     """Indices into ``move.path`` where a chain can be broken off (not on the far row for a man)."""
     piece = sim.board.piece_at(move.origin)
@@ -127,6 +138,8 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
         return f"{kind} needs a clock"
     if kind == "wrong-setup":
         return None if inj.ply == 0 else "wrong-setup happens before the first move (ply 0)"
+    if (kind in AFTER_THE_MOVE or inj.corrected and kind in CORRECTABLE) and _ends_game(board, move):
+        return "the move ends the game: nothing after it is read"
     if kind == "touched-piece-not-moved":
         if board.is_capture_due():
             return "a capture is due (touch-move does not bind against a compulsory capture, 004 42.C)"
