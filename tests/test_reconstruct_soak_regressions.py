@@ -74,3 +74,19 @@ def test_two_moves_refused_when_the_first_ends_the_game():
     moves = random_game("portuguese", 76, "soak:2001024")
     with pytest.raises(InjectionError, match="ends the game"):
         simulate_game("portuguese", moves, seed=2001024, clock=False, inject=["two-moves@54"])
+
+
+def test_king_slide_starts_after_the_bounce_of_its_lift():
+    """Noisy hands, a king sliding 3-16 at once after the opponent's move: the bounce of the lift from 3 is
+    over before the slide closes 7 (no square is closed between two of a slide), so the engine reads the lift
+    first and the move stands (before: the place on 7 came first, and the board was taken as lost)."""
+    moves = random_game("portuguese", 55, "soak:2002609")
+    s = simulate_game("portuguese", moves, seed=2002609, clock=False, model=HumanModel.noisy())
+    turn = s.turns[29]
+    assert turn.texts == ("3-16",)
+    changes = [(f.t, sq) for prev, f in zip(s.frames, s.frames[1:]) if turn.start_t <= f.t <= turn.end_t
+               for sq in prev.occupied ^ f.occupied]
+    assert max(t for t, sq in changes if sq == 3) < min(t for t, sq in changes if sq == 7)
+    assert_reads(s)
+
+

@@ -90,6 +90,11 @@ class Hands:
         self.occupied.add(square)
         self._record(square, True, self._glitches())
 
+    def settle(self, square: int) -> None:
+        """Advance the cursor past the bounce of the last contact change on ``square`` (what follows is
+        after it on the switches too)."""
+        self.t = max(self.t, self._busy_until.get(square, 0.0))
+
     def brush(self, square: int) -> None:
         """A magnet passes over an empty square: a closure longer than ``bounce_s``, shorter than ``touch_s``
         (at most one glitch at each end). Advances the cursor past it."""
@@ -106,6 +111,8 @@ class Hands:
         """Move the piece in hand across ``squares`` (the empty squares between two stops): sliding over
         them when ``slide``, else through the air. Advances the cursor by one travel time."""
         if slide and squares:
+            # the gap runs from the end of the lift's bounce: no square is closed between two of a slide
+            self.settle(self._last_lift_sq)
             for sq in squares:
                 self.wait(self.model.slide_gap_s)
                 self.brush(sq)
@@ -117,11 +124,13 @@ class Hands:
             self.wait(self.model.travel_s)
 
     _last_lift_t: float = 0.0
+    _last_lift_sq: int = -1
 
     def pick_up(self, square: int) -> None:
         """Lift the piece that is about to move (remembers when, for :meth:`carry`)."""
         self.lift(square)
         self._last_lift_t = self.t
+        self._last_lift_sq = square
 
     # -- clock ------------------------------------------------------------------------------
 
