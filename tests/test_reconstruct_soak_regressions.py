@@ -90,3 +90,17 @@ def test_king_slide_starts_after_the_bounce_of_its_lift():
     assert_reads(s)
 
 
+def test_capture_removed_early_is_over_before_the_piece_lands():
+    """Noisy hands, no clock: 21x5 with 10 taken off while the capturing piece is under way; the bounce of that
+    removal ends before the piece lands on 5, so the engine sees the removal first (capture-removed-early)."""
+    moves = random_game("portuguese", 34, "soak:2000762")
+    s = simulate_game("portuguese", moves, seed=2000762, clock=False, inject=["capture-removed-early@11"],
+                      model=HumanModel.noisy())
+    turn = s.turns[11]
+    assert turn.texts == ("21x5",)
+    changes = [(f.t, sq) for prev, f in zip(s.frames, s.frames[1:]) if turn.start_t <= f.t <= turn.end_t
+               for sq in prev.occupied ^ f.occupied]
+    assert max(t for t, sq in changes if sq == 10) < min(t for t, sq in changes if sq == 5)
+    assert_reads(s)
+
+

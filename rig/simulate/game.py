@@ -328,6 +328,7 @@ class Simulation:
             last = idx == len(path) - 1
             if last and early is not None:
                 h.lift(early)
+                h.settle(early)         # the removal is over, bounce included, before the piece lands
                 h.wait(m.slide_gap_s)
             h.place(stop)
             if not last:
