@@ -90,6 +90,17 @@ def test_king_slide_starts_after_the_bounce_of_its_lift():
     assert_reads(s)
 
 
+def test_game_not_over_while_a_wrongly_removed_last_piece_can_be_put_back():
+    """Black's king move, then he takes off white's last piece and presses, then puts it back: the game is not
+    over at the press (the correction gives white his move back), and white's next moves are read."""
+    moves = random_game("brazilian", 78, "soak:2002685")
+    s = simulate_game("brazilian", moves, seed=2002685, clock=True, inject=["wrong-piece-removed@51:corrected"])
+    assert s.expected_irregularities[-1]["status"] == "corrected" and len(s.expected_moves) == 54
+    assert_reads(s)
+    engine = read(s)
+    assert engine.result == "0-1" and engine.moves[-1].move_text == "g3xe5"
+
+
 def test_capture_removed_early_is_over_before_the_piece_lands():
     """Noisy hands, no clock: 21x5 with 10 taken off while the capturing piece is under way; the bounce of that
     removal ends before the piece lands on 5, so the engine sees the removal first (capture-removed-early)."""

@@ -837,7 +837,10 @@ class Reconstructor:
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
         self._counters(t)
-        self._end_of_game_check(t)
+        if legal_after is None:
+            # with the board short of the legal result (a piece wrongly taken off) the game is not over
+            # yet: the correction may give the opponent his move back; it ends at the correction or finish()
+            self._end_of_game_check(t)
 
     def _trail_irregularities(self, board: Board, index: PositionIndex, expl: Explanation, t: float,
                               number: int) -> list[int]:
@@ -952,6 +955,7 @@ class Reconstructor:
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
             undo.legal_after = None
+            self._end_of_game_check(t)
             return True
         if open_irr and not ply.legal or any(self.irregularities[i].type == "capture-incomplete" for i in open_irr):
             expl = explain(undo.board_before, undo.occ_before, occ, index=self._index(undo.board_before))
