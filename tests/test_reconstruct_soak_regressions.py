@@ -115,3 +115,13 @@ def test_capture_removed_early_is_over_before_the_piece_lands():
     assert_reads(s)
 
 
+def test_reply_to_a_pass_never_puts_the_board_back():
+    """White passes (clock-without-move) after black's king went 8-4; black's planned 4-8 would put the board
+    back as before his move, the same contacts and presses as 8-4 taken back and a press of black without a
+    move: the simulator plays another move, and the engine reads the pass."""
+    moves = random_game("portuguese", 77, "soak:1003863")
+    s = simulate_game("portuguese", moves, seed=1003863, clock=True, inject=["clock-without-move@60"],
+                      model=HumanModel.noisy())
+    assert any("put the board back" in n for n in s.notes)
+    assert s.expected_moves[59] == "8-4" and s.expected_moves[60] != "4-8"
+    assert_reads(s)

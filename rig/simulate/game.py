@@ -167,6 +167,12 @@ def random_game(variant: Variant | str, plies: int, seed: int | str = 0, fen: st
     return out
 
 
+def _occupancy_after(board: Board, move: Move) -> frozenset[int]:
+    b = board.copy(stack=False)
+    b.push(move)
+    return frozenset(b.occupied())
+
+
 def _resolve(variant: Variant, moves: Sequence[Move | str], fen: str | None) -> list[Move]:
     board = Board(variant, fen)
     out = []
@@ -211,6 +217,8 @@ class Simulation:
         self.avoid: frozenset[int] = frozenset()
         #: the next player waits for the board to stand still (after an irregular turn, no quick reply)
         self.settle_next = False
+        #: the next turn's move must not leave the board with this occupancy (an ambiguous reply)
+        self.avoid_occupancy: frozenset[int] | None = None
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -430,7 +438,13 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
         if move is None:
             legal = board.legal_moves
             move = rng.choice([m for m in legal if m.origin not in sim.avoid] or legal)
-        sim.avoid = frozenset()
+        if sim.avoid_occupancy is not None and _occupancy_after(board, move) == sim.avoid_occupancy:
+            others = [m for m in board.legal_moves if _occupancy_after(board, m) != sim.avoid_occupancy]
+            if others:
+                notes.append(f"turn {ply}: {move} would put the board back as before the opponent's last move "
+                             "(read as that move taken back); random legal play from here")
+                diverged_at, move = ply, rng.choice(others)
+        sim.avoid, sim.avoid_occupancy = frozenset(), None
         start = sim.hands.t
         side = side_name(board.turn)
         n_before = len(sim.expected)

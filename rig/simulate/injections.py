@@ -420,7 +420,15 @@ def _clock_without_move(sim: Simulation, move: Move, corrected: bool) -> None:
     sim.think(settled=True)
     sim.irregular("clock-without-move")
     sim.press()
+    before = None
+    if sim.board.peek() is not None:
+        b = sim.board.copy()
+        b.pop()
+        before = frozenset(b.occupied())
     sim.set_position(sim.board.pieces(), not side)
+    # the opponent's reply must not put the board back where it was before his last move: that would read
+    # as his move taken back, then a press of his without a move (the same contacts and presses)
+    sim.avoid_occupancy = before
 
 
 def _knock_size(sim: Simulation, more: int) -> int:
