@@ -125,3 +125,16 @@ def test_reply_to_a_pass_never_puts_the_board_back():
     assert any("put the board back" in n for n in s.notes)
     assert s.expected_moves[59] == "8-4" and s.expected_moves[60] != "4-8"
     assert_reads(s)
+
+
+@pytest.mark.parametrize("clock, settings", [(False, Settings(bounce_s=0.048, touch_s=0.13, stable_s=1.7)),
+                                             (True, Settings(bounce_s=0.06, touch_s=0.17, stable_s=2.2))])
+def test_second_move_that_captures_at_the_end_is_not_an_irregular_move_of_the_opponent(clock, settings):
+    """The real game's last turn is two moves of black, the second a3xc5 taking white's b4, and the session
+    ends: a legal capture of black explains the board exactly, not white's b4-c5 with a capture not taken and
+    a3 wrongly removed."""
+    game = real_games("brazilian")[0]
+    s = simulate_game("brazilian", game.moves[:34], fen=game.fen, seed=1003366, clock=clock,
+                      inject=["two-moves@33"], model=HumanModel.for_settings(settings))
+    assert s.expected_moves[-2:] == ["c5-d4", "a3xc5"]
+    assert_reads(s, settings)

@@ -246,6 +246,9 @@ class Reconstructor:
                     self._resolve_split()
             if self._seg.changes:
                 plan = self._plan(self._occ)
+                if plan is not None and not (isinstance(plan, Explanation) and plan.legal and plan.exact) \
+                        and self._own_lifts_off(self._seg, self._occ) and self._other_side_move(self._now, self._occ):
+                    plan = None       # a legal move of the side not to move explains it exactly: that one
                 if plan is not None:
                     self._commit_plan(plan, self._now, "end of the session")
             if self._seg.changes and not self._own_lifted(self._seg):
@@ -367,7 +370,8 @@ class Reconstructor:
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
             self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
-        elif not self._own_lifted(seg):
+        elif not self._own_lifted(seg) or self._own_lifts_off(seg, self._occ):
+            # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
             self._other_side_move(deadline, self._occ)
 
     def _unplayable(self, occ: frozenset[int]) -> bool:
