@@ -138,3 +138,16 @@ def test_second_move_that_captures_at_the_end_is_not_an_irregular_move_of_the_op
                       inject=["two-moves@33"], model=HumanModel.for_settings(settings))
     assert s.expected_moves[-2:] == ["c5-d4", "a3xc5"]
     assert_reads(s, settings)
+
+
+def test_capture_back_to_its_origin_touches_down_its_landings():
+    """Noisy hands skip landings, but a capture ending on its origin (d4xd4, four pieces) is shown square by
+    square: straight to the last square it would be the piece lifted and put back (a touch)."""
+    moves = random_game("brazilian", 50, "soak:2004355")
+    s = simulate_game("brazilian", moves[:14], seed=2004355, clock=False, model=HumanModel.noisy())
+    turn = s.turns[10]
+    assert turn.texts == ("d4xd4",)
+    squares = {sq for prev, f in zip(s.frames, s.frames[1:]) if turn.start_t <= f.t <= turn.end_t
+               for sq in prev.occupied ^ f.occupied}
+    assert len(squares) > 5           # d4, the four captured pieces, and landing squares between
+    assert_reads(s)

@@ -322,7 +322,9 @@ class Simulation:
             king = bool(piece and piece[1])
         slide = king and rng.random() < m.slide_p
         path = list(move.path)
-        touch = len(path) > 2 and rng.random() < m.landing_p
+        # a capture ending on its origin is always shown square by square: straight to the last square
+        # would be the piece lifted and put back, a touch (docs/reconstruction.md, Limits)
+        touch = len(path) > 2 and (move.destination == move.origin or rng.random() < m.landing_p)
         stops = range(1, len(path)) if touch else [len(path) - 1]
         h.pick_up(move.origin)
         prev_index = 0
