@@ -151,3 +151,16 @@ def test_capture_back_to_its_origin_touches_down_its_landings():
                for sq in prev.occupied ^ f.occupied}
     assert len(squares) > 5           # d4, the four captured pieces, and landing squares between
     assert_reads(s)
+
+
+@pytest.mark.parametrize("settings", [Settings(bounce_s=0.04, touch_s=0.18, stable_s=2.5), Settings(touch_s=0.25),
+                                      Settings(stable_s=3.0), Settings(bounce_s=0.02, touch_s=0.1, stable_s=1.5)])
+def test_model_for_other_settings(settings):
+    """HumanModel.for_settings moves its ranges with the thresholds (the soak could only use settings within
+    a few ms of the defaults): the model builds, and the engine with those settings reads its sessions."""
+    assert HumanModel.for_settings(Settings()) == HumanModel()
+    model = HumanModel.for_settings(settings, bounce_p=0.8, slide_p=0.9, landing_p=0.6)
+    assert model.hold_s[0] > settings.touch_s and model.slow_reply_s[0] > settings.stable_s
+    for clock in (True, False):
+        s = simulate_game("international", random_game("international", 30, 5), seed=5, clock=clock, model=model)
+        assert_reads(s, settings)

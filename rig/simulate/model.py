@@ -118,9 +118,34 @@ class HumanModel:
 
     @classmethod
     def for_settings(cls, settings, **changes) -> "HumanModel":
-        """A model made for an engine's ``Settings`` (anything with bounce_s, touch_s, stable_s)."""
-        return replace(cls(), bounce_s=settings.bounce_s, touch_s=settings.touch_s, stable_s=settings.stable_s,
-                       lost_squares=getattr(settings, "lost_squares", cls.lost_squares), **changes)
+        """A model made for an engine's ``Settings`` (anything with bounce_s, touch_s, stable_s).
+
+        The default ranges move with the thresholds where they would come within the margins: bounce
+        glitches shorten under a short ``bounce_s``, the deliberate lifts and touch-downs start above a long
+        ``touch_s``, the slow replies above a long ``stable_s``, and the pauses inside a move stay under a
+        short one. Settings with no room left (``touch_s`` near ``stable_s``) still raise ModelError."""
+        base = cls()
+        b, t, st = settings.bounce_s, settings.touch_s, settings.stable_s
+        margin = 0.015
+        n = 2 * base.bounce_glitches
+        hi_ms = max(0.5, min(base.bounce_ms[1], (b - margin) * 1000 / n))
+        fields: dict = {"bounce_ms": (min(base.bounce_ms[0], hi_ms), hi_ms)}
+        floor = t + 2 * n * hi_ms / 1000 + margin
+        for name in ("hold_s", "touch_hold_s", "release_s", "travel_s"):
+            lo, hi = getattr(base, name)
+            shift = max(0.0, floor - lo)
+            fields[name] = (lo + shift, hi + shift)
+        cap = st * 0.6
+        for name in ("travel_s", "hold_s", "removal_first_s", "removal_gap_s", "press_delay_s", "touch_hold_s",
+                     "settle_s", "release_s", "quick_reply_s"):
+            lo, hi = fields.get(name, getattr(base, name))
+            fields[name] = (min(lo, cap), min(hi, cap))
+        lo, hi = base.slow_reply_s
+        shift = max(0.0, st * 1.25 - lo)
+        fields["slow_reply_s"] = (lo + shift, hi + shift)
+        fields.update(changes)
+        return replace(base, bounce_s=b, touch_s=t, stable_s=st,
+                       lost_squares=getattr(settings, "lost_squares", cls.lost_squares), **fields)
 
     # -- draws ------------------------------------------------------------------------------
 
