@@ -43,8 +43,9 @@ VARIANTS = ("portuguese", "brazilian", "international")
 PRESETS = ("calm", "normal", "noisy", "for_settings")
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")
 #: engine settings other than the defaults, for the ``for_settings`` preset (drawn per session)
-ALT_SETTINGS = (Settings(bounce_s=0.06, touch_s=0.17, stable_s=2.2), Settings(bounce_s=0.048, touch_s=0.13, stable_s=1.7),
-                Settings(touch_s=0.17, stable_s=1.8), Settings(bounce_s=0.055, stable_s=2.2))
+ALT_SETTINGS = (Settings(bounce_s=0.04, touch_s=0.18, stable_s=2.5), Settings(bounce_s=0.06, touch_s=0.2),
+                Settings(stable_s=3.0), Settings(bounce_s=0.03, touch_s=0.12, stable_s=1.6), Settings(touch_s=0.25),
+                Settings(bounce_s=0.02, touch_s=0.1, stable_s=1.5))
 
 
 @lru_cache(maxsize=None)
