@@ -164,3 +164,15 @@ def test_model_for_other_settings(settings):
     for clock in (True, False):
         s = simulate_game("international", random_game("international", 30, 5), seed=5, clock=clock, model=model)
         assert_reads(s, settings)
+
+
+def test_capture_not_taken_is_never_a_plain_move_onto_a_capture_square():
+    """Black's king on 7 must take three pieces 7x18; the plain move 7-18, lifted and set down with nothing
+    removed, is the same board as that capture with its pieces left standing: the simulator picks another
+    plain move, and the engine reads capture-not-taken."""
+    settings = Settings(bounce_s=0.02, touch_s=0.1, stable_s=1.5)
+    moves = random_game("portuguese", 53, "soak:3000071")
+    s = simulate_game("portuguese", moves[:40], seed=3000071, clock=True, inject=["capture-not-taken@37"],
+                      model=HumanModel.for_settings(settings))
+    assert s.expected_irregularities[0]["type"] == "capture-not-taken" and s.expected_moves[37] != "7-18"
+    assert_reads(s, settings)

@@ -164,7 +164,7 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
         if not _own(sim, (move.origin,)):
             return "the mover has no other piece"
     elif kind == "capture-not-taken":
-        if not board.is_capture_due() or not plain_moves(board):
+        if not board.is_capture_due() or not _not_taken_moves(board):
             return "no capture is due, or no plain move is possible"
     elif kind == "illegal-move":
         if board.is_capture_due() or not backward_moves(board):
@@ -341,9 +341,17 @@ def _irregular_move(sim: Simulation, kind: str, move: Move) -> None:
     sim.press()
 
 
+def _not_taken_moves(board: Board) -> list[Move]:
+    """Plain moves for ``capture-not-taken``, leaving out those from and to the squares of a due capture:
+    lifted on one and set on the other with nothing removed, they read as that capture with its pieces left
+    standing (``capture-not-removed``; docs/reconstruction.md, Limits)."""
+    ends = {(m.origin, m.destination) for m in board.legal_moves}
+    return [m for m in plain_moves(board) if (m.origin, m.destination) not in ends]
+
+
 def _capture_not_taken(sim: Simulation, move: Move, corrected: bool) -> None:
     """000 3.3; 004 42.F: a plain move played when a capture was compulsory."""
-    _irregular_move(sim, "capture-not-taken", sim.rng.choice(plain_moves(sim.board)))
+    _irregular_move(sim, "capture-not-taken", sim.rng.choice(_not_taken_moves(sim.board)))
 
 
 def _illegal_move(sim: Simulation, move: Move, corrected: bool) -> None:
