@@ -127,7 +127,7 @@ def place_injections(rng: random.Random, case: dict, count: int):
                 continue
             case["inject"] = trial["inject"]
             break
-    return session
+    return session, refused
 
 
 def check(case: dict, session) -> list[str]:
@@ -182,6 +182,7 @@ def _diff(got: list[str], want: list[str]) -> str:
 
 def run(seconds: float, seed: int, out: str | None) -> int:
     rng = random.Random(f"soak:{seed}")
+    #: "refused": injections the simulator refused at the ply drawn (drawn again elsewhere, or dropped)
     counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "preset", "clock", "injections",
                                                           "type", "refused")}
     mismatches = []
@@ -193,7 +194,7 @@ def run(seconds: float, seed: int, out: str | None) -> int:
         case = draw_case(rng, seed * 1_000_000 + i)
         count = rng.choice((0, 1, 1, 2))
         try:
-            session = place_injections(rng, case, count)
+            session, refused = place_injections(rng, case, count)
         except PhysicalError as exc:
             counts["refused"]["(no injection) " + str(exc)[:50]] += 1
             continue
@@ -201,6 +202,8 @@ def run(seconds: float, seed: int, out: str | None) -> int:
             problems = check(case, session)
         except Exception:  # noqa: BLE001 - a crash of the engine is a finding
             problems = ["crash: " + traceback.format_exc(limit=3).replace("\n", " | ")]
+        for kind, _reason in refused:
+            counts["refused"][kind] += 1
         sessions += 1
         counts["variant"][case["variant"]] += 1
         counts["game"][case["game"]] += 1
