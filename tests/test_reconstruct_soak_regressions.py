@@ -176,3 +176,15 @@ def test_capture_not_taken_is_never_a_plain_move_onto_a_capture_square():
                       model=HumanModel.for_settings(settings))
     assert s.expected_irregularities[0]["type"] == "capture-not-taken" and s.expected_moves[37] != "7-18"
     assert_reads(s, settings)
+
+
+def test_capture_with_several_paths_is_expected_as_the_hands_play_it():
+    """A king's capture of five pieces with two landing paths (real game, international): the hands follow the
+    game's path and touch down on its landings, and the expected text names that path, as the engine reads it
+    (before: the hands took a random path and the answer named the game's)."""
+    game = real_games("international")[16]
+    settings = Settings(touch_s=0.17, stable_s=1.8)
+    s = simulate_game("international", game.moves[:72], fen=game.fen, seed=1007880, clock=False,
+                      inject=["illegal-move@55"], model=HumanModel.for_settings(settings), tags=game.tags)
+    assert s.expected_moves[70] == "5x19x8x17x33x15"
+    assert_reads(s, settings)

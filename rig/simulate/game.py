@@ -306,9 +306,12 @@ class Simulation:
 
     # -- hands ------------------------------------------------------------------------------
 
-    def any_path(self, move: Move) -> Move:
-        """One of the landing paths of a legal move, chosen at random (the human's way)."""
-        alts = [m for m in self.board.legal_moves_all_paths() if m.key == move.key]
+    def any_path(self, move: Move, text: str | None = None) -> Move:
+        """One of the landing paths of a legal move, chosen at random (the human's way); with ``text``, one
+        the move's text names (a text with the full path names one: the hands follow it, and the landings
+        they touch down on show it)."""
+        alts = [m for m in self.board.legal_moves_all_paths() if m.key == move.key
+                and (text is None or self.board.move_text(m) == text)]
         return self.rng.choice(alts) if alts else move
 
     def execute(self, move: Move, *, removal: list[int] | None = None, early: int | None = None,
@@ -323,8 +326,10 @@ class Simulation:
         slide = king and rng.random() < m.slide_p
         path = list(move.path)
         # a capture ending on its origin is always shown square by square: straight to the last square
-        # would be the piece lifted and put back, a touch (docs/reconstruction.md, Limits)
-        touch = len(path) > 2 and (move.destination == move.origin or rng.random() < m.landing_p)
+        # would be the piece lifted and put back, a touch (docs/reconstruction.md, Limits); so is one with
+        # several landing paths: the landings tell which one was played
+        touch = len(path) > 2 and (move.destination == move.origin or self._paths(move) > 1
+                                   or rng.random() < m.landing_p)
         stops = range(1, len(path)) if touch else [len(path) - 1]
         h.pick_up(move.origin)
         prev_index = 0
@@ -354,6 +359,10 @@ class Simulation:
             h.lift(c)
             first = False
 
+    def _paths(self, move: Move) -> int:
+        """How many landing paths the legal move ``move`` has (0 for a move that is not legal)."""
+        return len({m.path for m in self.board.legal_moves_all_paths() if m.key == move.key})
+
     def touch(self, square: int) -> None:
         """Lift a piece and put it back on its square (a deliberate touch, longer than touch_s)."""
         h = self.hands
@@ -365,7 +374,7 @@ class Simulation:
     def play(self, move: Move, **kw) -> str:
         """Play a legal move of the side to move with the hands and on the board; returns its text."""
         text = self.board.move_text(move)
-        move = self.any_path(move)
+        move = self.any_path(move, text)
         self.execute(move, **kw)
         side = self.side
         self.board.push(move)
@@ -426,9 +435,10 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
         move: Move | None = None
         if diverged_at is None:
             planned = plan[ply]
-            legal = [m for m in board.legal_moves if m.key == planned.key]
+            legal = [m for m in board.legal_moves_all_paths() if m.key == planned.key]
             if legal:
-                move = legal[0]
+                # the game's own landing path where it is one of the move's (a real game's record, random play)
+                move = next((m for m in legal if m.path == planned.path), legal[0])
             else:
                 diverged_at = ply
                 notes.append(f"turn {ply}: the game's move {planned} no longer applies in {board.fen()}; "
