@@ -32,12 +32,11 @@ import traceback
 from collections import Counter
 from functools import lru_cache
 
-from rig.board import Board
 from rig.pdn import read_games
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import (ALWAYS_CORRECTED, CORRECTABLE, INJECTION_TYPES, HumanModel, InjectionError,
                           PhysicalError, random_game, simulate_game)
-from rig.simulate.games import load_pdn_game
+from rig.simulate.games import load_pdn_games
 
 VARIANTS = ("portuguese", "brazilian", "international")
 PRESETS = ("calm", "normal", "noisy", "for_settings")
@@ -55,15 +54,7 @@ def real_games(variant: str) -> tuple:
     folder = os.path.join(DATA, variant)
     for name in sorted(os.listdir(folder)):
         if name.endswith(".pdn"):
-            index = 1
-            while True:
-                try:
-                    out.append(load_pdn_game(os.path.join(folder, name), index, variant))
-                except ValueError as exc:
-                    if "no game" in str(exc):
-                        break
-                    raise
-                index += 1
+            out.extend(load_pdn_games(os.path.join(folder, name), variant))
     return tuple(out)
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from rig.board import Board
 from rig.session import ClockEvent, Frame
 from rig.simulate import SimulatedSession
-from rig.simulate.games import GameSource, load_pdn_game
+from rig.simulate.games import GameSource, load_pdn_games
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 VARIANTS = ("portuguese", "brazilian", "international")
@@ -20,17 +20,8 @@ def real_games(variant: str) -> tuple[GameSource, ...]:
     out = []
     folder = os.path.join(DATA, variant)
     for name in sorted(os.listdir(folder)):
-        if not name.endswith(".pdn"):
-            continue
-        index = 1
-        while True:
-            try:
-                out.append(load_pdn_game(os.path.join(folder, name), index, variant))
-            except ValueError as exc:
-                if "no game" in str(exc):
-                    break
-                raise
-            index += 1
+        if name.endswith(".pdn"):
+            out.extend(load_pdn_games(os.path.join(folder, name), variant))
     return tuple(out)
 
 

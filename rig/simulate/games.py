@@ -9,7 +9,7 @@ from rig.move import Move
 from rig.pdn import read_file
 from rig.simulate.game import random_game
 
-__all__ = ["GameSource", "GameSourceError", "load_pdn_game", "load_random_game", "CARRIED_TAGS"]
+__all__ = ["GameSource", "GameSourceError", "load_pdn_game", "load_pdn_games", "load_random_game", "CARRIED_TAGS"]
 
 #: PDN tags carried into the session header (the result and set-up come from the board itself)
 CARRIED_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "TimeControl")
@@ -34,10 +34,23 @@ class GameSource:
 def load_pdn_game(path: str, index: int = 1, default_variant: str = "international") -> GameSource:
     """Game number ``index`` (1-based) of a PDN file, replayed through the rules core. A game with a
     ``/FEN/`` setup in its moves is taken up to the setup."""
+    return _game_source(path, _read(path, default_variant), index)
+
+
+def load_pdn_games(path: str, default_variant: str = "international") -> list[GameSource]:
+    """Every game of a PDN file, in order (each as :func:`load_pdn_game` gives it)."""
+    result = _read(path, default_variant)
+    return [_game_source(path, result, i) for i in range(1, result.game_count + 1)]
+
+
+def _read(path: str, default_variant: str):
     try:
-        result = read_file(path, default_variant)
+        return read_file(path, default_variant)
     except OSError as exc:
         raise GameSourceError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _game_source(path: str, result, index: int) -> GameSource:
     games = {g.index: g for g in result.games}
     if not 1 <= index <= result.game_count:
         raise GameSourceError(f"{path}: no game {index} (the file has {result.game_count})")
