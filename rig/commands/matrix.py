@@ -134,8 +134,7 @@ def cmd_record(args) -> int:
 def cmd_doctor(args) -> int:
     from sensors.doctor import analyse_recording, check_live
     from sensors.matrix import MatrixScanner
-    from sensors.prompts import CellWaiter, ScriptedHands, TerminalPrompter
-    from sensors.simmatrix import SimClock
+    from sensors.prompts import CellWaiter
 
     if args.recording:
         header, events = read_session(args.recording)
@@ -149,12 +148,7 @@ def cmd_doctor(args) -> int:
     else:
         cfg = _config(args)
         v = get_variant(cfg.variant)
-        opts, factory, prompter = {}, None, TerminalPrompter()
-        if args.simulate:
-            clock = SimClock()
-            matrix = _sim_matrix(cfg, args, clock)
-            factory, prompter = matrix.pin_factory(), ScriptedHands(matrix)
-            opts = {"clock": clock, "sleep": clock.sleep}
+        opts, factory, prompter = _hands(cfg, args)
         with MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory, scan_hz=cfg.scan_hz,
                            debounce=cfg.debounce, **opts) as scanner:
             squares = [v.parse_square(s) for s in args.squares.split(",")] if args.squares else None
@@ -169,26 +163,33 @@ def cmd_doctor(args) -> int:
     return 1 if any(f.severity == "error" for f in findings) else 0
 
 
+def _hands(cfg, args):
+    """Who places the pieces: a person at the terminal on the real pins, or scripted hands on a
+    simulated matrix (``--simulate``, virtual time). Returns (scanner options, pin factory, prompter)."""
+    from sensors.prompts import ScriptedHands, TerminalPrompter
+    from sensors.simmatrix import SimClock
+
+    if not args.simulate:
+        return {}, None, TerminalPrompter()
+    clock = SimClock()
+    matrix = _sim_matrix(cfg, args, clock)
+    return {"clock": clock, "sleep": clock.sleep}, matrix.pin_factory(), ScriptedHands(matrix)
+
+
 def cmd_calibrate_matrix(args) -> int:
     from calibration.matrix import run_wizard
     from sensors.config import save_matrix_config
     from sensors.errors import CalibrationError
     from sensors.matrix import MatrixScanner
     from sensors.pinmap import default_pinmap
-    from sensors.prompts import CellWaiter, ScriptedHands, TerminalPrompter
-    from sensors.simmatrix import SimClock
+    from sensors.prompts import CellWaiter
 
     v = get_variant(args.variant)
     from sensors.config import default_matrix_config
 
     cfg = default_matrix_config(v.name)
     pins = default_pinmap(v.size)
-    opts, factory, prompter = {}, None, TerminalPrompter()
-    if args.simulate:
-        clock = SimClock()
-        matrix = _sim_matrix(cfg, args, clock)
-        factory, prompter = matrix.pin_factory(), ScriptedHands(matrix)
-        opts = {"clock": clock, "sleep": clock.sleep}
+    opts, factory, prompter = _hands(cfg, args)
     with MatrixScanner(v, pins, pin_factory=factory, **opts) as scanner:
         try:
             result = run_wizard(v, CellWaiter(scanner, timeout=args.timeout), prompter, pins)
