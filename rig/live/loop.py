@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 
 from rig.live.journal import Journal, RunPaths, atomic_write
 from rig.live.screen import RunView
+from rig.live.sinks import SinkSet
 from rig.live.sources import Inbox, Item, Source, clock_event_at
 from rig.reconstruct import (GameEnd, Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, PositionLost,
                              PositionRestored, Reconstructor)
@@ -78,7 +79,8 @@ class LiveLoop:
                  clock: Callable[[], float], *, view: RunView | None = None, screen=None,
                  health_journal: Journal | None = None, stop: threading.Event | None = None,
                  grace_s: float = 3.0, end_at: float | None = None, tick_s: float = 0.02, redraw_s: float = 0.25,
-                 on_event: Callable[[Event], None] | None = None, on_started: Callable[[], None] | None = None):
+                 on_event: Callable[[Event], None] | None = None, on_started: Callable[[], None] | None = None,
+                 sinks: Iterable[object] = ()):
         self.engine = engine
         self.journal = journal
         self.paths = paths
@@ -94,6 +96,8 @@ class LiveLoop:
         self.redraw_s = redraw_s
         self.on_event = on_event
         self.on_started = on_started
+        #: consumers of the journaled events and the engine's outputs (pages, MQTT): rig.live.sinks
+        self.sinks = SinkSet(list(sinks))
         self.inbox = Inbox()
         self.t = 0.0                    # the engine's time (never goes back)
         self.ended_at: float | None = None
@@ -129,6 +133,8 @@ class LiveLoop:
             return
         if not outs:
             return
+        if self.sinks:
+            self.sinks.call("on_outputs", self, outs)
         for out in outs:
             if self.view is not None:
                 self.view.update(out)
@@ -178,12 +184,23 @@ class LiveLoop:
         self.t = t
         if self.on_event is not None:
             self.on_event(ev)
+        if self.sinks:
+            self.sinks.call("on_event", self, ev)
         self._engine(lambda: self.engine.feed(ev))
+
+    def submit(self, ev: Event, source: str = "arbiter") -> None:
+        """Thread-safe: queue an event from outside the sensors (an arbiter's decision from the pages).
+
+        It is journaled, then fed to the engine, in time order with the sensors' events, like any other line.
+        """
+        self.inbox.put(ev.t, "event", ev, source)
 
     def _health(self, ev) -> None:
         self.outcome.health += 1
         if self.health_journal is not None:
             self.health_journal.append(ev.to_json())
+        if self.sinks:
+            self.sinks.call("on_health", self, ev)
         if self.view is not None:
             self.view.health.append(ev)
             if self.screen is not None and hasattr(self.screen, "health"):
@@ -239,6 +256,8 @@ class LiveLoop:
                     break
             if self.on_started is not None and not self.stop.is_set():
                 self.on_started()
+            if self.sinks:
+                self.sinks.call("on_start", self)
             if self.stop.is_set() and self.outcome.source_errors:
                 reason = "source-failed"
             last_draw = time.monotonic()
@@ -271,6 +290,8 @@ class LiveLoop:
             self._release(float("inf"))
             self._engine(lambda: self.engine.finish())
             self.write_record()
+            if self.sinks:
+                self.sinks.call("on_close", self)
         o = self.outcome
         o.reason = reason
         o.result = self.engine.result
