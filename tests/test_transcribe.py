@@ -31,7 +31,7 @@ def test_pdn_and_report(session_file, tmp_path, capsys):
     assert '[White "Ana"]' in out and '[GameType "28,W,8,8,N1,1"]' in out
     assert "1. 11-15 {[%clock w0:09:59 B0:10:00]} 22-18" in out and out.rstrip().endswith("*")
     data = json.loads(report.read_text())
-    assert set(data) == {"moves", "irregularities", "draw_rules", "result"}
+    assert set(data) == {"moves", "irregularities", "observations", "sensor_faults", "draw_rules", "result"}
     assert data["moves"][0] == {"number": 1, "side": "white", "move": "11-15", "t": data["moves"][0]["t"],
                                 "clock_ms": 599_000}
     assert [m["move"] for m in data["moves"]] == ["11-15", "22-18", "15-19"]

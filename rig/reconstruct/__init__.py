@@ -12,12 +12,12 @@ True
 from rig.reconstruct.engine import Reconstructor
 from rig.reconstruct.occupancy import Debouncer, SquareChange
 from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
-                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Output,
-                                     PositionLost, PositionRestored)
+                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Observation,
+                                     Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
 
 __all__ = [
     "Reconstructor", "Settings", "Debouncer", "SquareChange", "MoveEntry", "MoveWithdrawn", "Irregularity",
-    "IrregularityUpdate", "CounterUpdate", "PositionLost", "PositionRestored", "ClockUpdate", "GameEnd", "Note",
+    "IrregularityUpdate", "Observation", "SensorFault", "CounterUpdate", "PositionLost", "PositionRestored", "ClockUpdate", "GameEnd", "Note",
     "Output", "RULES", "OPEN", "ACCEPTED", "CORRECTED",
 ]

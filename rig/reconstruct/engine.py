@@ -34,8 +34,8 @@ from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
 from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
-                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Output,
-                                     PositionLost, PositionRestored)
+                                     Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Observation,
+                                     Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
 from rig.rulesets import GameTracker
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header
@@ -154,6 +154,10 @@ class Reconstructor:
         self.tracker = GameTracker(header.ruleset, self.start_board.copy())
         self.moves: list[MoveEntry] = []
         self.irregularities: list[Irregularity] = []
+        #: what the sensors cannot settle, for the arbiter's review (never an alarm)
+        self.observations: list[Observation] = []
+        #: switches found faulty from the frames, masked from then on
+        self.sensor_faults: list[SensorFault] = []
         self.result = "*"
         self.result_reason = ""
         self.counters: tuple[Any, ...] = ()
@@ -266,6 +270,8 @@ class Reconstructor:
         return {
             "moves": [m.report() for m in self.moves],
             "irregularities": [i.report() for i in self.irregularities],
+            "observations": [o.report() for o in self.observations],
+            "sensor_faults": [f.report() for f in self.sensor_faults],
             "draw_rules": [{"rule": c.rule, "from_number": c.from_number, "count": c.count, "limit": c.limit,
                             "reached": c.reached} for c in draw.values()],
             "result": self.result,
@@ -721,6 +727,22 @@ class Reconstructor:
         self.irregularities.append(irr)
         self._emit(irr)
         return len(self.irregularities) - 1
+
+    def _observe(self, kind: str, t: float, squares, detail: str, white: bool, number: int, why: str) -> int:
+        """Record an observation for review: ``kind`` an irregularity id whose facts the sensors cannot prove
+        (``why`` says what is missing). Never changes the game or its status."""
+        obs = Observation(kind, number, _SIDE[white], t, tuple(squares), RULES[kind], why, OPEN, detail)
+        self.observations.append(obs)
+        self._emit(obs)
+        return len(self.observations) - 1
+
+    def _sensor_fault(self, square: int, kind: str, since: float, detail: str = "") -> None:
+        """Report a faulty switch once (by square and kind)."""
+        if any(f.square == square and f.kind == kind for f in self.sensor_faults):
+            return
+        fault = SensorFault(square, kind, since, detail)
+        self.sensor_faults.append(fault)
+        self._emit(fault)
 
     def _set_status(self, index: int, status: str, t: float, reason: str) -> None:
         irr = self.irregularities[index]

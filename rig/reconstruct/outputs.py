@@ -17,6 +17,8 @@ __all__ = [
     "MoveWithdrawn",
     "Irregularity",
     "IrregularityUpdate",
+    "Observation",
+    "SensorFault",
     "CounterUpdate",
     "PositionLost",
     "PositionRestored",
@@ -168,6 +170,61 @@ class Irregularity:
 
 
 @dataclass(frozen=True)
+class Observation:
+    """Something an arbiter may want to look at that the sensors cannot settle (a brief set-down that may
+    or may not have been a release, a square that may have been jostled, captured pieces removed out of
+    order): never an alarm. Same fields as :class:`Irregularity` (``type`` one of its ids) plus ``why``:
+    what the data cannot prove. Reported under ``observations`` (docs/session-format.md)."""
+
+    type: str
+    number: int
+    side: str
+    t: float
+    squares: tuple[int, ...]
+    rule: str
+    why: str
+    status: str = OPEN
+    detail: str = ""
+
+    def report(self) -> dict[str, Any]:
+        """The ``observations[]`` item of the report."""
+        d: dict[str, Any] = {"type": self.type, "number": self.number, "side": self.side, "t": _r(self.t),
+                             "squares": list(self.squares), "rule": self.rule, "status": self.status,
+                             "why": self.why}
+        if self.detail:
+            d["detail"] = self.detail
+        return d
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "observation", **self.report()}
+
+
+@dataclass(frozen=True)
+class SensorFault:
+    """A switch (or camera square) found faulty from the frames themselves: ``kind`` ``stuck-closed``,
+    ``dead`` or ``ghost``; from ``since`` (session seconds) its reading is masked and its state inferred
+    from the rules. Reported once under ``sensor_faults``; never a player's irregularity."""
+
+    square: int
+    kind: str
+    since: float
+    detail: str = ""
+
+    @property
+    def t(self) -> float:
+        return self.since
+
+    def report(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"square": self.square, "kind": self.kind, "since": _r(self.since)}
+        if self.detail:
+            d["detail"] = self.detail
+        return d
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "sensor-fault", **self.report(), "fault": self.kind}
+
+
+@dataclass(frozen=True)
 class IrregularityUpdate:
     """Irregularity ``index`` changed status (accepted by the opponent's move, corrected, or by the arbiter)."""
 
@@ -253,5 +310,5 @@ class Note:
         return {"kind": "note", "t": _r(self.t), "text": self.text}
 
 
-Output = Union[MoveEntry, MoveWithdrawn, Irregularity, IrregularityUpdate, CounterUpdate, PositionLost,
-               PositionRestored, ClockUpdate, GameEnd, Note]
+Output = Union[MoveEntry, MoveWithdrawn, Irregularity, Observation, SensorFault, IrregularityUpdate, CounterUpdate,
+               PositionLost, PositionRestored, ClockUpdate, GameEnd, Note]
