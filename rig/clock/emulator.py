@@ -35,7 +35,7 @@ from rig.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD_CLO
                            DGT_MSG_SERIALNR, DGT_MSG_VERSION, DGT_RETURN_SERIALNR, DGT_SEND_BRD, DGT_SEND_CLK,
                            DGT_SEND_RESET, DGT_SEND_UPDATE, DGT_SEND_UPDATE_BRD, DGT_SEND_UPDATE_NICE,
                            DGT_SEND_VERSION, BwTime, encode_ack, encode_bwtime, encode_message)
-from rig.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, _newer,
+from rig.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, seq_newer,
                             device_line, parse_host)
 from rig.clock.model import ClockModel
 from rig.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
@@ -472,7 +472,7 @@ class LineClockEmulator(ClockEmulator):
         elif verb == "REPLAY":
             after = int(args[0])
             for seq, line in list(self.ring):
-                if _newer(seq, after):
+                if seq_newer(seq, after):
                     self.port.write(line)
             self._send_time()
         elif verb == "TC":

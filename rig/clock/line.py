@@ -24,7 +24,7 @@ from rig.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, Time
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_LINE", "crc16", "encode_frame", "LineFramer", "DeviceMessage", "HostCommand",
-    "parse_device", "parse_host", "device_line", "host_line", "LineClock",
+    "parse_device", "parse_host", "device_line", "host_line", "seq_newer", "LineClock",
 ]
 
 log = logging.getLogger(__name__)
@@ -241,7 +241,7 @@ def host_line(seq: int, verb: str, *args: object) -> bytes:
     return encode_frame(" ".join(str(x) for x in (seq % SEQ_MOD, verb, *args)))
 
 
-def _newer(a: int, b: int) -> bool:
+def seq_newer(a: int, b: int) -> bool:
     """Sequence ``a`` comes after ``b`` (modulo 65536, within half the range)."""
     return 0 < (a - b) % SEQ_MOD < SEQ_MOD // 2
 
@@ -368,7 +368,7 @@ class LineClock(ClockDevice):
             self._offset = offset
         at = msg.up_ms / 1000 + self._offset
         is_event = msg.verb in EVENT_VERBS
-        live = self._last_seq is None or _newer(msg.seq, self._last_seq)
+        live = self._last_seq is None or seq_newer(msg.seq, self._last_seq)
         if live:
             if self._last_seq is not None and (msg.seq - self._last_seq) % SEQ_MOD > 1:
                 missed = (msg.seq - self._last_seq) % SEQ_MOD - 1
@@ -379,7 +379,7 @@ class LineClock(ClockDevice):
             if msg.seq in self._done:
                 return out
             self._done.append(msg.seq)
-            if self._last_event is None or _newer(msg.seq, self._last_event):
+            if self._last_event is None or seq_newer(msg.seq, self._last_event):
                 self._last_event = msg.seq
         elif not live:
             return out  # a stale TIME/OK: nothing new
