@@ -222,7 +222,7 @@ class Board:
 
     def move_text(self, move: Move, legal: list[Move] | None = None) -> str:
         """The move in the variant's notation; the full path only where two captures would
-        otherwise read the same (RULES.md "Record keeping")."""
+        otherwise read the same (docs/rules.md "Record keeping")."""
         name = self.variant.square_name
         if not move.captured:
             return move.text(name=name)

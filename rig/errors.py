@@ -23,7 +23,7 @@ class InvalidSquareError(RigError, ValueError):
 
 
 class SessionFormatError(RigError, ValueError):
-    """A malformed line of a board session file (SESSION-FORMAT.md)."""
+    """A malformed line of a board session file (docs/session-format.md)."""
 
     def __init__(self, message: str, line: int | None = None):
         self.line = line

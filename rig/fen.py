@@ -1,6 +1,6 @@
 """PDN 3.0 FEN: ``W:W21,22,K30:B1-12`` (side to move, then each colour's pieces).
 
-Read (RULES.md "Record keeping"): ranges ``1-12``, kings ``K``, numeric or
+Read (docs/rules.md "Record keeping"): ranges ``1-12``, kings ``K``, numeric or
 algebraic squares, lower case, spaces, a trailing dot, the colour sections in
 either order, a missing empty section. Written: the canonical compact form,
 numbers ascending, ranges collapsed, in the variant's own square names.

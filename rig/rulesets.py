@@ -1,4 +1,4 @@
-"""Rule sets: game end, draw rules with their counters, scoring (RULES.md "Rule sets").
+"""Rule sets: game end, draw rules with their counters, scoring (docs/rules.md "Rule sets").
 
 One :class:`RuleSet` per federation text: ``fpd-2026`` (seed 000), ``fpd-classic``
 (001), ``fmjd`` (002), ``codex-64`` and ``codex-100`` (004, art. 59 / 60).

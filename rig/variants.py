@@ -1,6 +1,6 @@
 """Variants: board geometry, square numbering, orientation and initial positions.
 
-RULES.md "Variants". Every variant is played on the dark squares of an
+docs/rules.md "Variants". Every variant is played on the dark squares of an
 ``size x size`` board. Inside the rig a square is its *number* in the
 variant's own numbering (1..32 or 1..50), as the records and the session
 frames use it. Coordinates are ``(file, rank)``, 0-based, as WHITE sees the

@@ -2,11 +2,11 @@
 
 ``GameType "Type[,Start colour,Width,Height,Notation,Invert]"``: the rig plays
 type 20 (international, ``20,W,10,10,N2,0``), 26 (brazilian, ``26,W,8,8,A0,0``)
-and 28 (portuguese, ``28,W,8,8,N1,1``). PDN 3.0's type 28 agrees with RULES.md:
+and 28 (portuguese, ``28,W,8,8,N1,1``). PDN 3.0's type 28 agrees with docs/rules.md:
 ``N1`` numbers from the starting player's bottom right (FPD 2.2) and invert flag
 1 says white's bottom-left corner is not a playing square (FPD 1.2).
 
-Results (RULES.md "Record keeping"): international ``2-0 1-1 0-2``; portuguese
+Results (docs/rules.md "Record keeping"): international ``2-0 1-1 0-2``; portuguese
 and brazilian ``1-0 1/2-1/2 0-1``; ``0-0`` double forfeit; ``*`` unfinished.
 Readers also accept the other style and old forms (``½-½``, ``1/2``).
 """

@@ -1,4 +1,4 @@
-"""A game record and its PDN 3.0 text (RULES.md "Record keeping", pdn.fmjd.org).
+"""A game record and its PDN 3.0 text (docs/rules.md "Record keeping", pdn.fmjd.org).
 
 The record is what the rig writes: tags (the seven roster tags first, then the
 full GameType, the FEN when the game does not start from the initial
