@@ -27,7 +27,13 @@ class FenPosition:
 
 
 def parse_fen(text: str, variant: Variant) -> FenPosition:
-    """Parse a FEN for ``variant``; raises :class:`InvalidFenError` saying where and what."""
+    """Parse a FEN for ``variant``; raises :class:`InvalidFenError` saying where and what.
+
+    >>> from rig.variants import PORTUGUESE
+    >>> pos = parse_fen("W:W1-3,K30:B21", PORTUGUESE)
+    >>> sorted(pos.white_men), sorted(pos.white_kings), make_fen(pos, PORTUGUESE)
+    ([1, 2, 3], [30], 'W:W1-3,K30:B21')
+    """
     if not isinstance(text, str):
         raise InvalidFenError(f"FEN must be a string, got {type(text).__name__}")
     raw = text

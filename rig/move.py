@@ -17,7 +17,12 @@ __all__ = ["Move"]
 
 @dataclass(slots=True, unsafe_hash=True)
 class Move:
-    """A move of one piece. Treat as immutable (like ``chess.Move``)."""
+    """A move of one piece. Treat as immutable (like ``chess.Move``).
+
+    >>> m = Move(28, 19, (28, 19), captured=(23,))
+    >>> m.is_capture, str(m), m.key
+    (True, '28x19', (28, 19, frozenset({23})))
+    """
 
     origin: int
     destination: int

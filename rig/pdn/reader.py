@@ -456,7 +456,18 @@ class _GameBuilder:
 
 
 def read_games(text: str, default_variant: str | Variant = "international") -> PdnReadResult:
-    """Read every game of a PDN text. A game without a GameType tag is of ``default_variant``."""
+    """Read every game of a PDN text. A game without a GameType tag is of ``default_variant``
+    (a :class:`Variant` or its name). Bad games are reported with line and column, not raised.
+
+    >>> result = read_games('[GameType "20"]\\n1. 32-28 19-23 2. 28x19 14x23 *')
+    >>> game = result.games[0]
+    >>> game.variant.name, [node.text for node in game.moves]
+    ('international', ['32-28', '19-23', '28x19', '14x23'])
+    >>> game.replay().board.fen()
+    'W:W31,33-50:B1-13,15-18,20,23'
+    >>> read_games("1. 32-28 {no result").errors[0].message
+    "unterminated comment: '{' has no closing '}'"
+    """
     default = get_variant(default_variant)
     where = _Positions(text)
     out = PdnReadResult()
