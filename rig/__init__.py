@@ -41,7 +41,8 @@ _LAZY = {
     "RigError": "rig.errors",
 }
 
-__all__ = ["__version__", *_LAZY]
+__all__ = ["__version__", "Board", "Piece", "Move", "Variant", "get_variant", "RuleSet", "GameTracker", "get_ruleset",
+           "Reconstructor", "RigError"]
 
 if TYPE_CHECKING:
     from rig.board import Board, Piece

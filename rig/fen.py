@@ -9,6 +9,7 @@ Errors name the column and what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rig.errors import InvalidFenError, InvalidSquareError
@@ -75,7 +76,7 @@ def parse_fen(text: str, variant: Variant) -> FenPosition:
                     lo, hi = (variant.parse_square(x) for x in it.split("-", 1))
                     if lo > hi:
                         raise InvalidFenError(f"column {pos}: empty range {item.strip()!r} in {raw!r}")
-                    squares = range(lo, hi + 1)
+                    squares: Iterable[int] = range(lo, hi + 1)
                 else:
                     squares = (variant.parse_square(it),)
             except InvalidSquareError as exc:

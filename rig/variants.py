@@ -171,9 +171,9 @@ class Variant:
             self._check(sq)
             return sq
         if len(t) >= 2 and t[0] in FILES[: self.size] and t[1:].isdigit():
-            sq = self.square_at(FILES.index(t[0]), int(t[1:]) - 1)
-            if sq is not None:
-                return sq
+            found = self.square_at(FILES.index(t[0]), int(t[1:]) - 1)
+            if found is not None:
+                return found
         raise InvalidSquareError(f"{text!r} is not a playable square of {self.name}")
 
     # -- rows -------------------------------------------------------------------------------

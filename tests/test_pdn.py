@@ -59,7 +59,7 @@ def test_full_gametype_round_trips():
 ])
 def test_gametype_errors_say_what(text, what):
     with pytest.raises(GameTypeError, match=what):
-        parse_gametype(text).variant
+        _ = parse_gametype(text).variant
 
 
 # -- clocks ---------------------------------------------------------------------------------------

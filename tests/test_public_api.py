@@ -32,6 +32,7 @@ def test_top_level_names_are_the_real_classes() -> None:
     from rig.variants import Variant as V
     assert (B, P, Move, Variant, Reconstructor, GameTracker) == (Board, Piece, M, V, R, G)
     assert {"Board", "Move", "Piece", "Variant", "Reconstructor", "GameTracker"} <= set(dir(rig))
+    assert set(rig.__all__) == {"__version__", *rig._LAZY}
     from rig.pdn import read_games
     assert read_games("1. 32-28 *").games[0].moves[0].text == "32-28"
 

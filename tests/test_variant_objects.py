@@ -47,7 +47,8 @@ def test_unknown_rule_set_error() -> None:
 
 
 def test_lookups_take_an_object_or_a_name_and_are_idempotent() -> None:
-    assert get_variant(PORTUGUESE) is PORTUGUESE is get_variant(" Portuguese ") is get_variant(get_variant("portuguese"))
+    assert get_variant(PORTUGUESE) is PORTUGUESE is get_variant(" Portuguese ")
+    assert get_variant(get_variant("portuguese")) is PORTUGUESE
     assert get_ruleset(FPD_2026) is FPD_2026 is get_ruleset("FPD-2026")
     assert geometry("international") is geometry(INTERNATIONAL)
 

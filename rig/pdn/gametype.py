@@ -26,8 +26,8 @@ OUTCOMES = ("white", "black", "draw", None)
 DOUBLE_FORFEIT = "0-0"
 UNFINISHED = "*"
 
-_GAMETYPE = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS])([0-3])\s*(?:,\s*([01]))?\s*)?$",
-                       re.IGNORECASE)
+_GAMETYPE = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS])([0-3])"
+                       r"\s*(?:,\s*([01]))?\s*)?$", re.IGNORECASE)
 
 _BY_TYPE: dict[int, Variant] = {20: INTERNATIONAL, 26: BRAZILIAN, 28: PORTUGUESE}
 

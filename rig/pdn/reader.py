@@ -111,9 +111,9 @@ def _tokens(text: str) -> Iterator[_Token]:
                 yield _Token("setup", i, m.group(0), m.group(1))
                 i = m.end()
                 continue
-            m = _WORD.match(text, i)
-            yield _Token("error", i, m.group(0), f"malformed setup {m.group(0)!r}: expected /FEN \"...\"/")
-            i = m.end()
+            word = _word(text, i)
+            yield _Token("error", i, word, f"malformed setup {word!r}: expected /FEN \"...\"/")
+            i += len(word)
             continue
         if c == "$":
             m = _NAG.match(text, i)
@@ -132,17 +132,22 @@ def _tokens(text: str) -> Iterator[_Token]:
             if m:
                 i = m.end()
                 continue
-            m = _WORD.match(text, i)
-            word = m.group(0) if m else c
+            word = _word(text, i)
             yield _Token("error", i, word, f"bad move token {word!r}" if any(ch.isdigit() for ch in word)
                          else f"unexpected {word!r}")
             i += len(word)
 
 
+def _word(text: str, i: int) -> str:
+    """The word starting at ``i`` (at least its first character)."""
+    m = _WORD.match(text, i)
+    return m.group(0) if m else text[i]
+
+
 def _tag_problem(line: str) -> str:
     m = re.match(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)?[ \t]*("?)', line)
     name = m.group(1) if m else None
-    if not name:
+    if m is None or not name:
         return f"malformed tag {line.strip()!r}: expected [Name \"value\"]"
     if not m.group(2):
         return f"malformed tag {name}: the value must be in double quotes"
@@ -233,7 +238,7 @@ class ParsedGame:
     def first_number(self) -> int:
         for node in self.nodes:
             if node.number:
-                return int(re.match(r"\d+", node.number).group(0))
+                return int(re.sub(r"\D.*", "", node.number) or 1)
             if node.setup_fen is None:
                 break
         return 1
@@ -283,6 +288,7 @@ class ParsedGame:
                 record.nodes.append(MoveNode("", None, node.comment, node.clock, node.setup_fen))
             else:
                 move = replay.moves[i]
+                assert move is not None  # a move node replays to a move
                 record.nodes.append(MoveNode(before.move_text(move), move, node.comment, node.clock))
         return record
 
@@ -336,7 +342,7 @@ class _GameBuilder:
         self.comment: str | None = None
         self.errors: list[PdnError] = []
         self.in_moves = False
-        self.variant: Variant | None = None
+        self.variant: Variant = default
         self.initial_fen: str | None = None
         self.white = True
         self.depth = 0
