@@ -298,6 +298,21 @@ class Board:
     def parse_move(self, text: str) -> Move:
         """A legal move from its notation: ``11-15``, ``11x18``, ``11:18``, ``c3-d4``, full capture
         paths ``11x18x25``. Raises :class:`IllegalMoveError` / :class:`AmbiguousMoveError`."""
+        cands = self.moves_matching(text)
+        if len(cands) > 1:
+            raise AmbiguousMoveError(f"move {text!r} is ambiguous in {self.fen()}: "
+                                     + ", ".join(sorted("x".join(map(str, m.path)) for m in cands)))
+        return cands[0]
+
+    def moves_matching(self, text: str) -> list[Move]:
+        """Every legal move a notation can name, one per (origin, destination, captured set): one
+        move, or several for a capture written short where paths take different pieces (PDN 3.0
+        "Restrictions" 8). Raises :class:`IllegalMoveError` when it names none.
+
+        >>> b = Board("international", "W:WK16:B12,21,28,44")
+        >>> [m.captured for m in b.moves_matching("16x1")]
+        [(21, 28, 12), (21, 44, 12)]
+        """
         t = text.strip().lower().replace(":", "x")
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
@@ -313,20 +328,19 @@ class Board:
         if sep == "-" and len(squares) == 2:
             quiet = [m for m in cands if not m.captured]
             if quiet:
-                return quiet[0]
+                return [quiet[0]]
         if len(squares) > 2:
             # a full path: every named square must be a landing square, in order
             def follows(m: Move) -> bool:
                 it = iter(m.path)
                 return all(any(p == s for p in it) for s in squares)
             cands = [m for m in cands if follows(m)] or [m for m in cands if set(squares[1:-1]) <= set(m.captured)]
-        keys = {m.key for m in cands}
         if not cands:
             raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
-        if len(keys) > 1:
-            raise AmbiguousMoveError(f"move {text!r} is ambiguous in {self.fen()}: "
-                                     + ", ".join(sorted("x".join(map(str, m.path)) for m in cands)))
-        return cands[0]
+        one: dict[tuple[int, int, frozenset[int]], Move] = {}
+        for m in cands:
+            one.setdefault(m.key, m)
+        return list(one.values())
 
     def push_text(self, text: str) -> Move:
         m = self.parse_move(text)

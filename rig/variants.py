@@ -23,7 +23,7 @@ from functools import cached_property
 from rig.errors import InvalidSquareError, UnknownVariantError
 
 __all__ = ["Variant", "PORTUGUESE", "BRAZILIAN", "INTERNATIONAL", "VARIANTS", "NUMBERINGS", "get_variant",
-           "numbering_order", "UnknownVariantError"]
+           "numbering_order", "renumbering", "UnknownVariantError"]
 
 FILES = "abcdefghij"
 
@@ -257,3 +257,18 @@ def get_variant(name: str | Variant) -> Variant:
         return VARIANTS[name.strip().lower()]
     except (KeyError, AttributeError):
         raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+
+
+def renumbering(variant: Variant, numbering: str) -> dict[int, int]:
+    """``{number in numbering: the variant's own number}`` for the same squares: how a record whose
+    GameType names another numeric notation (PDN 3.0 ``N0``..``N3``) is read on the variant's board.
+
+    >>> renumbering(INTERNATIONAL, "N1")[1], renumbering(INTERNATIONAL, "N2")[1]   # i1; b10
+    (50, 1)
+    """
+    out: dict[int, int] = {}
+    for number, (file, rank) in enumerate(numbering_order(variant.size, numbering, variant.mirrored), 1):
+        own = variant.square_at(file, rank)
+        assert own is not None  # both orders list the variant's dark squares
+        out[number] = own
+    return out
