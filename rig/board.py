@@ -6,7 +6,7 @@ the record in :mod:`rig.pdn`.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple, Sequence
 
 from rig.errors import AmbiguousMoveError, IllegalMoveError
 from rig.fen import FenPosition, make_fen, parse_fen
@@ -16,34 +16,77 @@ from rig.movegen import generate
 from rig.perft import perft as _perft
 from rig.variants import Variant, get_variant
 
-__all__ = ["Board", "WHITE", "BLACK", "MAN", "KING", "Piece"]
+__all__ = ["Board", "WHITE", "BLACK", "MAN", "KING", "Piece", "WHITE_MAN", "WHITE_KING", "BLACK_MAN", "BLACK_KING"]
 
 WHITE = True
 BLACK = False
 MAN = "man"
 KING = "king"
 
-Piece = tuple[bool, bool]  # (white, king)
 
-_CODES = {(True, False): "w", (True, True): "W", (False, False): "b", (False, True): "B"}
+class Piece(NamedTuple):
+    """A piece: its colour and whether it is a king. Compares equal to the tuple ``(white, king)``.
+
+    >>> Piece(WHITE, True).symbol()
+    'W'
+    >>> Piece.from_symbol("b")
+    Piece(white=False, king=False)
+    """
+
+    white: bool
+    king: bool = False
+
+    def symbol(self) -> str:
+        """The session-frame code: ``w`` ``W`` white man/king, ``b`` ``B`` black man/king."""
+        return _CODES[self]
+
+    @classmethod
+    def from_symbol(cls, code: str) -> "Piece":
+        """The piece of a session-frame code (``w W b B``)."""
+        try:
+            return _PIECES[code]
+        except KeyError:
+            raise ValueError(f"piece code must be one of w W b B, not {code!r}") from None
+
+
+WHITE_MAN, WHITE_KING = Piece(True, False), Piece(True, True)
+BLACK_MAN, BLACK_KING = Piece(False, False), Piece(False, True)
+_CODES: dict[tuple[bool, bool], str] = {WHITE_MAN: "w", WHITE_KING: "W", BLACK_MAN: "b", BLACK_KING: "B"}
+_PIECES: dict[str, Piece] = {c: p for p, c in ((WHITE_MAN, "w"), (WHITE_KING, "W"), (BLACK_MAN, "b"),
+                                                (BLACK_KING, "B"))}
 
 
 class Board:
-    """A position and the moves that led to it.
+    """A position of one variant and the moves that led to it (``push``/``pop``, as in python-chess).
+
+    ``variant`` is a :class:`~rig.variants.Variant` or its name; ``fen`` a PDN
+    FEN (None: the variant's initial position, docs/rules.md "Variants").
+    Squares are the variant's own numbers.
 
     >>> b = Board("portuguese")
+    >>> len(b.legal_moves)
+    7
     >>> b.push(b.parse_move("11-15"))
     >>> b.turn is BLACK
     True
+    >>> b.piece_at(15)
+    Piece(white=True, king=False)
+    >>> b.pop()
+    <Move 11-15>
+    >>> b.fen()
+    'W:W1-12:B21-32'
     """
 
-    __slots__ = ("variant", "_g", "wm", "wk", "bm", "bk", "turn", "move_stack", "_stack", "initial_fen")
+    __slots__ = ("variant", "_g", "wm", "wk", "bm", "bk", "turn", "move_stack", "_stack", "initial_fen",
+                 "_legal", "_legal_key")
 
     def __init__(self, variant: Variant | str = "portuguese", fen: str | None = None):
         self.variant = get_variant(variant)
         self._g: Geometry = geometry(self.variant)
         self.move_stack: list[Move] = []
         self._stack: list[tuple[int, int, int, int, bool]] = []
+        self._legal: tuple[Move, ...] | None = None
+        self._legal_key: tuple[int, int, int, int, bool] | None = None
         if fen is None:
             v = self.variant
             self._set(FenPosition(True, frozenset(v.white_start), frozenset(), frozenset(v.black_start), frozenset()))
@@ -58,6 +101,7 @@ class Board:
         self.wm, self.wk = m(pos.white_men), m(pos.white_kings)
         self.bm, self.bk = m(pos.black_men), m(pos.black_kings)
         self.turn = pos.white_to_move
+        self._legal = None
 
     def set_fen(self, fen: str) -> None:
         """Set a position (clears the history)."""
@@ -90,6 +134,7 @@ class Board:
         b.move_stack = list(self.move_stack) if stack else []
         b._stack = list(self._stack) if stack else []
         b.initial_fen = self.initial_fen if stack else b.fen()
+        b._legal, b._legal_key = self._legal, self._legal_key
         return b
 
     def key(self) -> tuple[int, int, int, int, bool]:
@@ -97,23 +142,23 @@ class Board:
         return (self.wm, self.wk, self.bm, self.bk, self.turn)
 
     def piece_at(self, square: int) -> Piece | None:
+        """The piece on a square, or None if it is empty."""
         b = 1 << self._g.bit[square]
         if self.wm & b:
-            return (True, False)
+            return WHITE_MAN
         if self.wk & b:
-            return (True, True)
+            return WHITE_KING
         if self.bm & b:
-            return (False, False)
+            return BLACK_MAN
         if self.bk & b:
-            return (False, True)
+            return BLACK_KING
         return None
 
     def pieces(self) -> dict[int, Piece]:
-        """``{square: (white, king)}`` of every piece."""
+        """``{square: Piece}`` of every piece."""
         out: dict[int, Piece] = {}
         sq = self._g.squares_of
-        for mask, piece in ((self.wm, (True, False)), (self.wk, (True, True)),
-                            (self.bm, (False, False)), (self.bk, (False, True))):
+        for mask, piece in ((self.wm, WHITE_MAN), (self.wk, WHITE_KING), (self.bm, BLACK_MAN), (self.bk, BLACK_KING)):
             for s in sq(mask):
                 out[s] = piece
         return out
@@ -145,10 +190,16 @@ class Board:
 
     @property
     def legal_moves(self) -> list[Move]:
-        """Legal moves, one per (origin, destination, captured set), sorted by origin then destination."""
-        moves = [self._to_move(m) for m in self._internal()]
-        moves.sort(key=lambda m: (m.origin, m.destination, m.captured))
-        return moves
+        """Legal moves, one per (origin, destination, captured set), sorted by origin then destination.
+
+        Computed once per position and kept until the position changes (``push``, ``pop``,
+        ``set_fen``, ``set_pieces``, or a bitboard or ``turn`` assigned directly, which the position
+        key catches); each access returns a new list of the kept moves, free to change.
+
+        >>> [str(m) for m in Board("international").legal_moves][:3]
+        ['31-26', '31-27', '32-27']
+        """
+        return list(self._legal_tuple())
 
     def legal_moves_all_paths(self) -> list[Move]:
         """Legal moves with every distinct landing path of a capture (for reconstruction)."""
@@ -156,16 +207,27 @@ class Board:
         moves.sort(key=lambda m: (m.origin, m.destination, m.captured, m.path))
         return moves
 
+    def _legal_tuple(self) -> tuple[Move, ...]:
+        """The kept legal moves (no copy), generated if the position changed since."""
+        key = (self.wm, self.wk, self.bm, self.bk, self.turn)
+        legal = self._legal
+        if legal is None or self._legal_key != key:
+            moves = [self._to_move(m) for m in self._internal()]
+            moves.sort(key=lambda m: (m.origin, m.destination, m.captured))
+            legal = self._legal = tuple(moves)
+            self._legal_key = key
+        return legal
+
     def has_legal_moves(self) -> bool:
-        return bool(self._internal())
+        return bool(self._legal_tuple())
 
     def is_capture_due(self) -> bool:
         """True if the side to move must capture (FPD 3.3a, FMJD 4.1)."""
-        ms = self._internal()
-        return bool(ms) and ms[0][2] != 0
+        ms = self._legal_tuple()
+        return bool(ms) and bool(ms[0].captured)
 
     def is_legal(self, move: Move) -> bool:
-        return any(m.key == move.key for m in self.legal_moves)
+        return any(m.key == move.key for m in self._legal_tuple())
 
     def push(self, move: Move) -> None:
         """Play a move (not checked: use :meth:`parse_move` or :meth:`is_legal` first)."""
@@ -178,6 +240,7 @@ class Board:
             cap |= 1 << bit[s]
         self._stack.append((self.wm, self.wk, self.bm, self.bk, self.turn))
         self.move_stack.append(move)
+        self._legal = None
         self._apply(fb, tb, cap, move.promotes)
 
     def _apply(self, fb: int, tb: int, cap: int, promotes: bool) -> None:
@@ -210,6 +273,7 @@ class Board:
     def pop(self) -> Move:
         """Take back the last move."""
         self.wm, self.wk, self.bm, self.bk, self.turn = self._stack.pop()
+        self._legal = None
         return self.move_stack.pop()
 
     def peek(self) -> Move | None:
@@ -220,9 +284,9 @@ class Board:
 
     # -- notation ---------------------------------------------------------------------------
 
-    def move_text(self, move: Move, legal: list[Move] | None = None) -> str:
+    def move_text(self, move: Move, legal: Sequence[Move] | None = None) -> str:
         """The move in the variant's notation; the full path only where two captures would
-        otherwise read the same (RULES.md "Record keeping")."""
+        otherwise read the same (docs/rules.md "Record keeping")."""
         name = self.variant.square_name
         if not move.captured:
             return move.text(name=name)
@@ -234,6 +298,21 @@ class Board:
     def parse_move(self, text: str) -> Move:
         """A legal move from its notation: ``11-15``, ``11x18``, ``11:18``, ``c3-d4``, full capture
         paths ``11x18x25``. Raises :class:`IllegalMoveError` / :class:`AmbiguousMoveError`."""
+        cands = self.moves_matching(text)
+        if len(cands) > 1:
+            raise AmbiguousMoveError(f"move {text!r} is ambiguous in {self.fen()}: "
+                                     + ", ".join(sorted("x".join(map(str, m.path)) for m in cands)))
+        return cands[0]
+
+    def moves_matching(self, text: str) -> list[Move]:
+        """Every legal move a notation can name, one per (origin, destination, captured set): one
+        move, or several for a capture written short where paths take different pieces (PDN 3.0
+        "Restrictions" 8). Raises :class:`IllegalMoveError` when it names none.
+
+        >>> b = Board("international", "W:WK16:B12,21,28,44")
+        >>> [m.captured for m in b.moves_matching("16x1")]
+        [(21, 28, 12), (21, 44, 12)]
+        """
         t = text.strip().lower().replace(":", "x")
         sep = "x" if "x" in t else "-"
         parts = [p for p in t.split(sep)]
@@ -249,20 +328,19 @@ class Board:
         if sep == "-" and len(squares) == 2:
             quiet = [m for m in cands if not m.captured]
             if quiet:
-                return quiet[0]
+                return [quiet[0]]
         if len(squares) > 2:
             # a full path: every named square must be a landing square, in order
             def follows(m: Move) -> bool:
                 it = iter(m.path)
                 return all(any(p == s for p in it) for s in squares)
             cands = [m for m in cands if follows(m)] or [m for m in cands if set(squares[1:-1]) <= set(m.captured)]
-        keys = {m.key for m in cands}
         if not cands:
             raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
-        if len(keys) > 1:
-            raise AmbiguousMoveError(f"move {text!r} is ambiguous in {self.fen()}: "
-                                     + ", ".join(sorted("x".join(map(str, m.path)) for m in cands)))
-        return cands[0]
+        one: dict[tuple[int, int, frozenset[int]], Move] = {}
+        for m in cands:
+            one.setdefault(m.key, m)
+        return list(one.values())
 
     def push_text(self, text: str) -> Move:
         m = self.parse_move(text)
@@ -273,7 +351,7 @@ class Board:
 
     def is_game_over(self) -> bool:
         """No pieces or no legal move for the side to move (FPD 1.5, 5.1; FMJD 5.1)."""
-        return not self._internal()
+        return not self._legal_tuple()
 
     def winner(self) -> bool | None:
         """The winning colour when the side to move has no move, else None."""

@@ -23,8 +23,19 @@ class InvalidSquareError(RigError, ValueError):
 
 
 class SessionFormatError(RigError, ValueError):
-    """A malformed line of a board session file (SESSION-FORMAT.md)."""
+    """A malformed line of a board session file (docs/session-format.md)."""
 
     def __init__(self, message: str, line: int | None = None):
         self.line = line
         super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class UnknownVariantError(RigError, ValueError):
+    """A variant name the rig does not play (``get_variant``); the message lists those it does."""
+
+
+class UnknownRuleSetError(RigError, ValueError, KeyError):
+    """A rule-set id that the rig does not know (``get_ruleset``); also a ``KeyError`` for older callers."""
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0]) if self.args else ""

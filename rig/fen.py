@@ -1,6 +1,6 @@
 """PDN 3.0 FEN: ``W:W21,22,K30:B1-12`` (side to move, then each colour's pieces).
 
-Read (RULES.md "Record keeping"): ranges ``1-12``, kings ``K``, numeric or
+Read (docs/rules.md "Record keeping"): ranges ``1-12``, kings ``K``, numeric or
 algebraic squares, lower case, spaces, a trailing dot, the colour sections in
 either order, a missing empty section. Written: the canonical compact form,
 numbers ascending, ranges collapsed, in the variant's own square names.
@@ -9,6 +9,7 @@ Errors name the column and what is wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rig.errors import InvalidFenError, InvalidSquareError
@@ -27,7 +28,13 @@ class FenPosition:
 
 
 def parse_fen(text: str, variant: Variant) -> FenPosition:
-    """Parse a FEN for ``variant``; raises :class:`InvalidFenError` saying where and what."""
+    """Parse a FEN for ``variant``; raises :class:`InvalidFenError` saying where and what.
+
+    >>> from rig.variants import PORTUGUESE
+    >>> pos = parse_fen("W:W1-3,K30:B21", PORTUGUESE)
+    >>> sorted(pos.white_men), sorted(pos.white_kings), make_fen(pos, PORTUGUESE)
+    ([1, 2, 3], [30], 'W:W1-3,K30:B21')
+    """
     if not isinstance(text, str):
         raise InvalidFenError(f"FEN must be a string, got {type(text).__name__}")
     raw = text
@@ -69,7 +76,7 @@ def parse_fen(text: str, variant: Variant) -> FenPosition:
                     lo, hi = (variant.parse_square(x) for x in it.split("-", 1))
                     if lo > hi:
                         raise InvalidFenError(f"column {pos}: empty range {item.strip()!r} in {raw!r}")
-                    squares = range(lo, hi + 1)
+                    squares: Iterable[int] = range(lo, hi + 1)
                 else:
                     squares = (variant.parse_square(it),)
             except InvalidSquareError as exc:

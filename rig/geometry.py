@@ -112,9 +112,10 @@ class Geometry:
 
 
 @lru_cache(maxsize=None)
-def _geometry(name: str) -> Geometry:
-    return Geometry(get_variant(name))
+def _geometry(variant: Variant) -> Geometry:
+    return Geometry(variant)
 
 
 def geometry(variant: Variant | str) -> Geometry:
-    return _geometry(variant if isinstance(variant, str) else variant.name)
+    """The tables of a variant (or its name), built once per variant."""
+    return _geometry(get_variant(variant))

@@ -3,7 +3,7 @@
 A move carries its origin, destination, the full landing path, the captured
 squares (in the order they were jumped) and whether it promotes, all in the
 variant's own square numbers. Two captures with the same origin, destination
-and captured set are one move for notation and for perft (RULES.md
+and captured set are one move for notation and for perft (docs/rules.md
 "Reference perft counts"); ``Move.key`` is that identity, while ``path`` keeps
 the way the piece actually went.
 """
@@ -17,7 +17,12 @@ __all__ = ["Move"]
 
 @dataclass(slots=True, unsafe_hash=True)
 class Move:
-    """A move of one piece. Treat as immutable (like ``chess.Move``)."""
+    """A move of one piece. Treat as immutable (like ``chess.Move``).
+
+    >>> m = Move(28, 19, (28, 19), captured=(23,))
+    >>> m.is_capture, str(m), m.key
+    (True, '28x19', (28, 19, frozenset({23})))
+    """
 
     origin: int
     destination: int

@@ -1,6 +1,6 @@
 """Legal move generation on bitboards (pure Python, no I/O).
 
-Implements RULES.md "Variants":
+Implements docs/rules.md "Variants":
 - men move one square diagonally forward (FPD 3.1a-c, FMJD 3.4);
 - men capture forward only in Portuguese (FPD 3.4a), forward and backward
   elsewhere (FMJD 4.2);

@@ -297,20 +297,20 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             pB = bm >> B
             # v: a piece on v could be jumped (the square behind it is free)
             v = sA & (empty >> A) | sB & (empty >> B) | pA & (empty << A) | pB & (empty << B)
-            # l: a black man could jump a white piece and land on l, were it free
-            l = ((sA & opp) << A) | ((sB & opp) << B) | ((pA & opp) >> A) | ((pB & opp) >> B)
+            # land: a black man could jump a white piece and land there, were it free
+            land = ((sA & opp) << A) | ((sB & opp) << B) | ((pA & opp) >> A) | ((pB & opp) >> B)
         else:
             pA = pB = 0
             v = sA & (empty >> A) | sB & (empty >> B)
-            l = ((sA & opp) << A) | ((sB & opp) << B)
+            land = ((sA & opp) << A) | ((sB & opp) << B)
         if not (bk or v & opp):
             # Black has no king and no capture now: after the step it can capture only over
-            # t (v; or from behind t, landing on f) or landing on f (l), and otherwise its
+            # t (v; or from behind t, landing on f) or landing on f (land), and otherwise its
             # quiet moves are those now, plus the steps into f, less the steps into t.
             q0 = (sA & empty).bit_count() + (sB & empty).bit_count()
             for s, ss in ((A, sA), (B, sB)):
                 t = (wm >> s) & empty
-                x = t & (v | ss | (l >> s))
+                x = t & (v | ss | (land >> s))
                 r = t ^ x
                 if r:
                     total += (r.bit_count() * q0 + (r & (sA >> s)).bit_count() + (r & (sB >> s)).bit_count()
@@ -490,16 +490,16 @@ def _functions(name: str) -> tuple[Callable[[int, int, int, int, int], int], Cal
             sA = wm << A
             sB = wm << B
             v = pA & (empty << A) | pB & (empty << B) | sA & (empty >> A) | sB & (empty >> B)
-            l = ((pA & opp) >> A) | ((pB & opp) >> B) | ((sA & opp) << A) | ((sB & opp) << B)
+            land = ((pA & opp) >> A) | ((pB & opp) >> B) | ((sA & opp) << A) | ((sB & opp) << B)
         else:
             sA = sB = 0
             v = pA & (empty << A) | pB & (empty << B)
-            l = ((pA & opp) >> A) | ((pB & opp) >> B)
+            land = ((pA & opp) >> A) | ((pB & opp) >> B)
         if not (wk or v & opp):
             q0 = (pA & empty).bit_count() + (pB & empty).bit_count()
             for s, ps in ((A, pA), (B, pB)):
                 t = (bm << s) & empty
-                x = t & (v | ps | (l << s))
+                x = t & (v | ps | (land << s))
                 r = t ^ x
                 if r:
                     total += (r.bit_count() * q0 + (r & (pA << s)).bit_count() + (r & (pB << s)).bit_count()

@@ -1,4 +1,4 @@
-"""Rule sets: game end, draw rules with their counters, scoring (RULES.md "Rule sets").
+"""Rule sets: game end, draw rules with their counters, scoring (docs/rules.md "Rule sets").
 
 One :class:`RuleSet` per federation text: ``fpd-2026`` (seed 000), ``fpd-classic``
 (001), ``fmjd`` (002), ``codex-64`` and ``codex-100`` (004, art. 59 / 60).
@@ -28,7 +28,7 @@ from enum import Enum
 from typing import Literal
 
 from rig.board import Board
-from rig.errors import RigError
+from rig.errors import RigError, UnknownRuleSetError
 from rig.geometry import geometry
 from rig.move import Move
 from rig.variants import Variant, get_variant
@@ -45,11 +45,6 @@ Outcome = Literal["white", "black", "draw"]
 RATES = ("classical", "semi-rapid", "rapid", "blitz", "below-blitz")
 
 
-class UnknownRuleSetError(RigError, KeyError):
-    """A rule-set id that is not in :data:`RULESETS`."""
-
-    def __str__(self) -> str:  # KeyError would quote the whole message
-        return str(self.args[0]) if self.args else ""
 
 
 class EmptyHistoryError(RigError, IndexError):

@@ -1,6 +1,6 @@
 """Board sessions: the event vocabulary every source produces and every sink consumes.
 
-The format is fixed by SESSION-FORMAT.md (version 1): JSON Lines, a header
+The format is fixed by docs/session-format.md (version 1): JSON Lines, a header
 first, then frames and clock events in time order. This module reads and
 writes it; :func:`read_session` validates every line and raises
 :class:`SessionFormatError` naming the line and what is wrong.

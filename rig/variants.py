@@ -1,6 +1,6 @@
 """Variants: board geometry, square numbering, orientation and initial positions.
 
-RULES.md "Variants". Every variant is played on the dark squares of an
+docs/rules.md "Variants". Every variant is played on the dark squares of an
 ``size x size`` board. Inside the rig a square is its *number* in the
 variant's own numbering (1..32 or 1..50), as the records and the session
 frames use it. Coordinates are ``(file, rank)``, 0-based, as WHITE sees the
@@ -20,11 +20,37 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rig.errors import InvalidSquareError
+from rig.errors import InvalidSquareError, UnknownVariantError
 
-__all__ = ["Variant", "PORTUGUESE", "BRAZILIAN", "INTERNATIONAL", "VARIANTS", "get_variant"]
+__all__ = ["Variant", "PORTUGUESE", "BRAZILIAN", "INTERNATIONAL", "VARIANTS", "NUMBERINGS", "get_variant",
+           "numbering_order", "renumbering", "UnknownVariantError"]
 
 FILES = "abcdefghij"
+
+#: PDN 3.0 numeric notations: the corner where square 1 stands, as white sees the board
+#: (pdn.fmjd.org, "GameType tag"): 0 bottom left, 1 bottom right, 2 top left, 3 top right.
+#: Squares are counted along each row away from that corner's side, row after row.
+NUMBERINGS = ("N0", "N1", "N2", "N3")
+
+
+def numbering_order(size: int, numbering: str, mirrored: bool) -> tuple[tuple[int, int], ...]:
+    """``(file, rank)`` of squares 1, 2, ... on a ``size`` board numbered ``numbering`` (``N0``..``N3``).
+
+    The dark squares are those of a board whose dark corner is at white's bottom left, or bottom
+    right when ``mirrored`` (FPD 000 art. 1.2).
+
+    >>> numbering_order(8, "N1", True)[:4]   # FPD 000 art. 2.2: h1 f1 d1 b1
+    ((7, 0), (5, 0), (3, 0), (1, 0))
+    >>> numbering_order(10, "N2", False)[:2]  # FMJD 002 art. 2.6: b10 d10
+    ((1, 9), (3, 9))
+    """
+    if numbering not in NUMBERINGS:
+        raise ValueError(f"numbering must be one of {', '.join(NUMBERINGS)}, not {numbering!r}")
+    corner = int(numbering[1])
+    ranks = range(size - 1, -1, -1) if corner >= 2 else range(size)
+    files = range(size - 1, -1, -1) if corner in (1, 3) else range(size)
+    parity = 1 if mirrored else 0
+    return tuple((f, r) for r in ranks for f in files if (f + r) % 2 == parity)
 
 
 @dataclass(frozen=True)
@@ -36,6 +62,13 @@ class Variant:
     taken (FPD 3.7b); False where kings give no priority (FMJD 4.13, CBD).
     ``algebraic``: the record names squares a1..h8 (CBD art. 6A).
     ``mirrored``: the dark corner is at each player's bottom right.
+    ``numbering``: the PDN numeric notation of the square numbers (``N1`` FPD 000 art. 2.2,
+    ``N2`` FMJD 002 art. 2.6 and the Brazilian frames).
+
+    >>> PORTUGUESE.numbering, PORTUGUESE.algebraic_name(1), INTERNATIONAL.square_at(1, 9)
+    ('N1', 'h1', 1)
+    >>> get_variant("Brazilian") is get_variant(BRAZILIAN) is BRAZILIAN
+    True
     """
 
     name: str
@@ -44,6 +77,7 @@ class Variant:
     quality_rule: bool
     algebraic: bool
     mirrored: bool
+    numbering: str
     white_start: tuple[int, ...]
     black_start: tuple[int, ...]
     pdn_gametype: str
@@ -94,22 +128,14 @@ class Variant:
         return self._square_of[index]
 
     def _coords_by_rule(self, square: int) -> tuple[int, int]:
-        half = self.half
-        k, m = divmod(square - 1, half)
-        if self.name == "portuguese":
-            # FPD 2.2: 1..32 from white's bottom-right corner, right to left, bottom to top.
-            rank = k
-            file = self.size - 1 - 2 * m - (rank % 2)
-            return file, rank
-        # FMJD 2.6 / CBD: from the top-left dark square as white sees it, left to right, top to bottom.
-        row = k
-        rank = self.size - 1 - row
-        file = 2 * m + (1 if row % 2 == 0 else 0)
-        return file, rank
+        return self._coords[square]
 
     @cached_property
     def _coords(self) -> tuple[tuple[int, int], ...]:
-        return ((-1, -1),) + tuple(self._coords_by_rule(s) for s in range(1, self.squares + 1))
+        """(file, rank) by square number (position 0 unused), from ``numbering``: FPD 000 art. 2.2
+        (N1, from white's bottom right, right to left, bottom to top), FMJD 002 art. 2.6 (N2, from
+        the top-left dark square, left to right, top to bottom)."""
+        return ((-1, -1),) + numbering_order(self.size, self.numbering, self.mirrored)
 
     def coords(self, square: int) -> tuple[int, int]:
         """(file, rank) of a square, 0-based, as white sees the board."""
@@ -145,9 +171,9 @@ class Variant:
             self._check(sq)
             return sq
         if len(t) >= 2 and t[0] in FILES[: self.size] and t[1:].isdigit():
-            sq = self.square_at(FILES.index(t[0]), int(t[1:]) - 1)
-            if sq is not None:
-                return sq
+            found = self.square_at(FILES.index(t[0]), int(t[1:]) - 1)
+            if found is not None:
+                return found
         raise InvalidSquareError(f"{text!r} is not a playable square of {self.name}")
 
     # -- rows -------------------------------------------------------------------------------
@@ -175,6 +201,7 @@ PORTUGUESE = Variant(
     quality_rule=True,
     algebraic=False,
     mirrored=True,
+    numbering="N1",
     white_start=tuple(range(1, 13)),
     black_start=tuple(range(21, 33)),
     pdn_gametype="28,W,8,8,N1,1",
@@ -189,6 +216,7 @@ BRAZILIAN = Variant(
     quality_rule=False,
     algebraic=True,
     mirrored=False,
+    numbering="N2",
     white_start=tuple(range(21, 33)),
     black_start=tuple(range(1, 13)),
     pdn_gametype="26,W,8,8,A0,0",
@@ -203,6 +231,7 @@ INTERNATIONAL = Variant(
     quality_rule=False,
     algebraic=False,
     mirrored=False,
+    numbering="N2",
     white_start=tuple(range(31, 51)),
     black_start=tuple(range(1, 21)),
     pdn_gametype="20,W,10,10,N2,0",
@@ -214,10 +243,32 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (PORTUGUESE, BRAZILIAN, INTER
 
 
 def get_variant(name: str | Variant) -> Variant:
-    """The variant of that name (``portuguese``, ``brazilian``, ``international``)."""
+    """The variant of that name (``portuguese``, ``brazilian``, ``international``, any case), or the
+    :class:`Variant` itself (idempotent). Raises :class:`UnknownVariantError` for anything else.
+
+    >>> get_variant("checkers")
+    Traceback (most recent call last):
+    ...
+    rig.errors.UnknownVariantError: unknown variant 'checkers'; known: portuguese, brazilian, international
+    """
     if isinstance(name, Variant):
         return name
     try:
-        return VARIANTS[name.lower()]
-    except KeyError:
-        raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+        return VARIANTS[name.strip().lower()]
+    except (KeyError, AttributeError):
+        raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+
+
+def renumbering(variant: Variant, numbering: str) -> dict[int, int]:
+    """``{number in numbering: the variant's own number}`` for the same squares: how a record whose
+    GameType names another numeric notation (PDN 3.0 ``N0``..``N3``) is read on the variant's board.
+
+    >>> renumbering(INTERNATIONAL, "N1")[1], renumbering(INTERNATIONAL, "N2")[1]   # i1; b10
+    (50, 1)
+    """
+    out: dict[int, int] = {}
+    for number, (file, rank) in enumerate(numbering_order(variant.size, numbering, variant.mirrored), 1):
+        own = variant.square_at(file, rank)
+        assert own is not None  # both orders list the variant's dark squares
+        out[number] = own
+    return out

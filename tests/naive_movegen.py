@@ -1,6 +1,6 @@
 """A deliberately naive move generator, the tests' second opinion on :mod:`rig.movegen`.
 
-Written from the rules (RULES.md "Variants"), not from the rig's code: a plain
+Written from the rules (docs/rules.md "Variants"), not from the rig's code: a plain
 2-D grid indexed ``grid[file][rank]`` built only with ``Variant.coords`` and
 ``Variant.square_at``, recursive search, no bitboards, no precomputed tables.
 It is slow and obviously correct on purpose:

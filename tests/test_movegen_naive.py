@@ -212,7 +212,7 @@ def test_random_games(variant):
     assert kings_seen > 0
 
 
-# -- the naive generator on its own: RULES.md's perft table ------------------------------------
+# -- the naive generator on its own: docs/rules.md's perft table ------------------------------------
 
 PERFT_TABLE = {
     "international": (9, 81, 658, 4265, 27117),

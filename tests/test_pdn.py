@@ -55,11 +55,11 @@ def test_full_gametype_round_trips():
 
 @pytest.mark.parametrize("text,what", [
     ("21", "English draughts"), ("25,W,8,8,A0,0", "Russian"), ("20,W,8,8,N2,0", "10x10"),
-    ("28,W,8,8,N2,0", "N1"), ("20,W,10,10,X2,0", "not 'number"), ("twenty", "not 'number"),
+    ("20,W,10,10,S2,0", "short notation"), ("20,W,10,10,X2,0", "not 'number"), ("twenty", "not 'number"),
 ])
 def test_gametype_errors_say_what(text, what):
     with pytest.raises(GameTypeError, match=what):
-        parse_gametype(text).variant
+        _ = parse_gametype(text).variant
 
 
 # -- clocks ---------------------------------------------------------------------------------------

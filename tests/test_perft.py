@@ -1,4 +1,4 @@
-"""Perft: the rig's leaf counts against RULES.md "Reference perft counts".
+"""Perft: the rig's leaf counts against docs/rules.md "Reference perft counts".
 
 Captures with the same origin, destination and captured set count once. The
 depth-7 counts run in CI (a few seconds in all); ``Board.perft``'s fast path is
@@ -14,7 +14,7 @@ from naive_movegen import naive_perft
 from rig.board import Board, api_perft
 from rig.variants import VARIANTS
 
-# RULES.md "Reference perft counts", depths 1-7 from the initial position.
+# docs/rules.md "Reference perft counts", depths 1-7 from the initial position.
 TABLE = {
     "international": (9, 81, 658, 4265, 27117, 167140, 1049442),
     "brazilian": (7, 49, 302, 1469, 7473, 37628, 187302),

@@ -1,5 +1,5 @@
 """One hand-built session per irregularity type and variant: type, move number, side, status, and the
-game going on correctly afterwards (SESSION-FORMAT.md "Irregularity types")."""
+game going on correctly afterwards (docs/session-format.md "Irregularity types")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The session format (SESSION-FORMAT.md): reading, writing, and malformed input."""
+"""The session format (docs/session-format.md): reading, writing, and malformed input."""
 
 import io
 

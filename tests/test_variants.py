@@ -1,4 +1,4 @@
-"""Geometry, numbering and orientation of the three variants (RULES.md "Variants")."""
+"""Geometry, numbering and orientation of the three variants (docs/rules.md "Variants")."""
 
 import pytest
 

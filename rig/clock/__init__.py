@@ -194,7 +194,7 @@ def to_session_event(sig: ClockSignal, t0: float = 0.0, source: str | None = Non
     """The session line(s) for one signal, ``t`` relative to ``t0`` (the session start, same clock).
 
     A press gives a ``press`` line and, when the times are known, a ``time`` line at the same ``t``
-    (SESSION-FORMAT.md example). Optional extras: ``source``, ``inferred``, ``replayed``, ``clock_t``
+    (docs/session-format.md example). Optional extras: ``source``, ``inferred``, ``replayed``, ``clock_t``
     (when it happened on the clock), ``reason``, ``gap_s``, ``state_lost``.
     """
     if not isinstance(sig, ClockSignal):
@@ -389,5 +389,5 @@ def _fmt(ms: int | None) -> str:
 
 
 def format_ms(ms: int | None) -> str:
-    """``H:MM:SS`` (the PDN clock comment form, RULES.md "Record keeping")."""
+    """``H:MM:SS`` (the PDN clock comment form, docs/rules.md "Record keeping")."""
     return _fmt(ms)

@@ -185,7 +185,7 @@ def _codex(tc: TimeControl, squares: int) -> RateOfPlay:
 
 
 def classify(tc: TimeControl, ruleset: str) -> RateOfPlay:
-    """The rate of play of ``tc`` under a rule set id (RULES.md): ``fpd-2026``/``fpd-classic`` use
+    """The rate of play of ``tc`` under a rule set id (docs/rules.md): ``fpd-2026``/``fpd-classic`` use
     000 Appendix B/C; ``codex-64``/``codex-100`` use 004 art. 3; ``fmjd`` (002 defines no rates)
     uses 004 art. 3 for 100 squares."""
     if ruleset in ("fpd-2026", "fpd-classic"):

@@ -1,7 +1,7 @@
 """``rig perft VARIANT DEPTH [--fen FEN] [--divide]``: count leaf positions, time the move generator.
 
 Captures with the same origin, destination and captured set count once
-(RULES.md "Reference perft counts"). Prints ``perft(DEPTH) = N`` and the speed;
+(docs/rules.md "Reference perft counts"). Prints ``perft(DEPTH) = N`` and the speed;
 ``--divide`` first prints the count below each legal move.
 """
 

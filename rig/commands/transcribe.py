@@ -1,4 +1,4 @@
-"""``rig transcribe SESSION.jsonl``: a board session in, the game as PDN out (SESSION-FORMAT.md).
+"""``rig transcribe SESSION.jsonl``: a board session in, the game as PDN out (docs/session-format.md).
 
 ``--report FILE.json`` also writes what the reconstruction found (moves,
 irregularities, draw rules, result); ``--explain`` prints the event timeline
@@ -23,7 +23,7 @@ __all__ = ["register", "transcribe", "describe_event", "describe_output"]
 def register(subparsers) -> None:
     p = subparsers.add_parser("transcribe", help="reconstruct the game of a board session as PDN",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("session", metavar="SESSION.jsonl", help="board session file (SESSION-FORMAT.md), - for stdin")
+    p.add_argument("session", metavar="SESSION.jsonl", help="board session file (docs/session-format.md), - for stdin")
     p.add_argument("--report", metavar="FILE.json", help="also write the reconstruction report (JSON)")
     p.add_argument("--explain", action="store_true",
                    help="print the event timeline with the engine's decision at each step")

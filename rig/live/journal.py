@@ -1,6 +1,6 @@
 """The journal: the session file of a live run, written line by line, and everything derived from it.
 
-The session JSONL file (SESSION-FORMAT.md) is the source of truth of a live
+The session JSONL file (docs/session-format.md) is the source of truth of a live
 run. :class:`Journal` appends one event per line and flushes and fsyncs it at
 once, so a power cut loses at most the line being written. :func:`recover`
 reads a journal back for ``rig run --resume``: a torn final line (cut by the

@@ -1,4 +1,4 @@
-"""PDN 3.0 (pdn.fmjd.org; RULES.md "Record keeping"): game records, the writer and the reader.
+"""PDN 3.0 (pdn.fmjd.org; docs/rules.md "Record keeping"): game records, the writer and the reader.
 
 >>> from rig.board import Board
 >>> record = GameRecord("portuguese")

@@ -2,7 +2,7 @@
 
 Written: ``[%clock w0:59:10 B1:02:03]`` after each move, the PDN 3.0 form for
 live recordings with electronic boards; the upper-case letter marks the clock
-that is running (RULES.md "Record keeping"). Read: that form, with one or two
+that is running (docs/rules.md "Record keeping"). Read: that form, with one or two
 times, and the DGT ``[%clk H:MM:SS]``, a time without a colour letter being the
 clock of the side that just moved.
 """

@@ -2,11 +2,13 @@
 
 ``GameType "Type[,Start colour,Width,Height,Notation,Invert]"``: the rig plays
 type 20 (international, ``20,W,10,10,N2,0``), 26 (brazilian, ``26,W,8,8,A0,0``)
-and 28 (portuguese, ``28,W,8,8,N1,1``). PDN 3.0's type 28 agrees with RULES.md:
+and 28 (portuguese, ``28,W,8,8,N1,1``). PDN 3.0's type 28 agrees with docs/rules.md:
 ``N1`` numbers from the starting player's bottom right (FPD 2.2) and invert flag
-1 says white's bottom-left corner is not a playing square (FPD 1.2).
+1 says white's bottom-left corner is not a playing square (FPD 1.2). A full
+GameType that names another numeric notation (``20,W,10,10,N1,0``) is read
+with that numbering: :attr:`GameType.numbering`, ``rig.variants.renumbering``.
 
-Results (RULES.md "Record keeping"): international ``2-0 1-1 0-2``; portuguese
+Results (docs/rules.md "Record keeping"): international ``2-0 1-1 0-2``; portuguese
 and brazilian ``1-0 1/2-1/2 0-1``; ``0-0`` double forfeit; ``*`` unfinished.
 Readers also accept the other style and old forms (``½-½``, ``1/2``).
 """
@@ -26,8 +28,8 @@ OUTCOMES = ("white", "black", "draw", None)
 DOUBLE_FORFEIT = "0-0"
 UNFINISHED = "*"
 
-_GAMETYPE = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS])([0-3])\s*(?:,\s*([01]))?\s*)?$",
-                       re.IGNORECASE)
+_GAMETYPE = re.compile(r"^\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS])([0-3])"
+                       r"\s*(?:,\s*([01]))?\s*)?$", re.IGNORECASE)
 
 _BY_TYPE: dict[int, Variant] = {20: INTERNATIONAL, 26: BRAZILIAN, 28: PORTUGUESE}
 
@@ -64,16 +66,19 @@ class GameType:
         if self.width is not None and (self.width, self.height) != (v.size, v.size):
             raise GameTypeError(f"GameType {self.number} ({v.name}) is played on {v.size}x{v.size}, "
                                 f"not {self.width}x{self.height}")
-        if self.notation is not None:
-            own = v.pdn_gametype.split(",")[4]
-            # Algebraic names are the same on every 8x8/10x10 board; numbers must follow the variant's own order.
-            if self.notation[0] == "S" or (self.notation[0] == "N" and own[0] == "N" and self.notation != own):
-                raise GameTypeError(f"GameType {self.number} ({v.name}) numbers its squares as {own}, "
-                                    f"not {self.notation}")
-            if self.notation[0] == "N" and own[0] == "A" and self.notation != "N2":
-                raise GameTypeError(f"GameType {self.number} ({v.name}) numbers its squares as N2 "
-                                    f"(or names them as A0), not {self.notation}")
+        if self.notation is not None and self.notation[0] == "S":
+            raise GameTypeError(f"GameType {self.number} ({v.name}): the short notation {self.notation} is not "
+                                f"read; the rig reads numbers (N0-N3) and algebraic names (A0)")
         return v
+
+    @property
+    def numbering(self) -> str | None:
+        """The numeric notation the record's square numbers follow (``N0``..``N3``: the corner of square
+        1), or None when the GameType does not say (the variant's own numbering applies). Algebraic
+        names (``A``) are the same on every board."""
+        if self.notation is None or self.notation[0] != "N":
+            return None
+        return self.notation
 
     def __str__(self) -> str:
         if self.width is None:

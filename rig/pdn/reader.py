@@ -9,6 +9,15 @@ Forms found in the wild are accepted too: ``:`` captures, full capture paths,
 ``1. ... 7-12``, ``%`` and ``;`` line comments, trailing-dot FENs, ``½-½``, a
 game ended by the next game's tags instead of a result.
 
+Files from the wild (tournament and site exports) are read as their authors
+meant: a comment outside any game (a file header before the first game's tags)
+is kept in :attr:`PdnReadResult.comments`, not counted as a game; a GameType
+naming another numeric notation (``20,W,10,10,N1,0``) is read with it, the
+squares renumbered to the variant's own; a FEN tag whose side to move is ``?``
+is accepted and the side decided from the moves; a capture written short where
+paths take different pieces is resolved by the rest of the game; a game
+without a GameType that does not replay says which variant it probably is.
+
 A game with a syntax error is left out of :attr:`PdnReadResult.games` and
 reported in :attr:`PdnReadResult.errors`; reading goes on with the next game.
 Whether the moves are legal is :meth:`ParsedGame.replay`'s business.
@@ -18,18 +27,19 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Iterator
 
 from rig.board import Board
-from rig.errors import InvalidFenError, RigError
+from rig.errors import AmbiguousMoveError, InvalidFenError, RigError
 from rig.move import Move
 from rig.pdn.clock import ClockStamp, extract_clock
 from rig.pdn.errors import PdnError, PdnSyntaxError
+from rig.fen import make_fen, parse_fen
 from rig.pdn.gametype import GameTypeError, parse_gametype
 from rig.pdn.record import GameRecord, MoveNode
-from rig.variants import Variant, get_variant
+from rig.variants import VARIANTS, Variant, get_variant, renumbering
 
 __all__ = ["RawNode", "ParsedGame", "ReplayError", "ReplayResult", "PdnReadResult", "read_games", "read_game",
            "read_file", "decode_pdn"]
@@ -48,6 +58,10 @@ _SETUP = re.compile(r'/[ \t]*FEN[ \t]*"([^"\n]*)"[ \t]*/', re.IGNORECASE)
 _NAG = re.compile(r"\$\d+")
 _STRENGTH = re.compile(r"[!?]{1,2}(?![\w])")
 _WORD = re.compile(r"[^\s{}()\[\];]+")
+_UNKNOWN_SIDE = re.compile(r'^(\s*"?\s*)\?')
+_NUMBER_IN_MOVE = re.compile(r"(?<![a-jA-J0-9])\d+")
+#: how many ambiguous captures deep the replay tries every reading before calling a move ambiguous
+_MAX_TRIALS = 6
 
 
 @dataclass(frozen=True)
@@ -111,9 +125,9 @@ def _tokens(text: str) -> Iterator[_Token]:
                 yield _Token("setup", i, m.group(0), m.group(1))
                 i = m.end()
                 continue
-            m = _WORD.match(text, i)
-            yield _Token("error", i, m.group(0), f"malformed setup {m.group(0)!r}: expected /FEN \"...\"/")
-            i = m.end()
+            word = _word(text, i)
+            yield _Token("error", i, word, f"malformed setup {word!r}: expected /FEN \"...\"/")
+            i += len(word)
             continue
         if c == "$":
             m = _NAG.match(text, i)
@@ -132,17 +146,22 @@ def _tokens(text: str) -> Iterator[_Token]:
             if m:
                 i = m.end()
                 continue
-            m = _WORD.match(text, i)
-            word = m.group(0) if m else c
+            word = _word(text, i)
             yield _Token("error", i, word, f"bad move token {word!r}" if any(ch.isdigit() for ch in word)
                          else f"unexpected {word!r}")
             i += len(word)
 
 
+def _word(text: str, i: int) -> str:
+    """The word starting at ``i`` (at least its first character)."""
+    m = _WORD.match(text, i)
+    return m.group(0) if m else text[i]
+
+
 def _tag_problem(line: str) -> str:
     m = re.match(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)?[ \t]*("?)', line)
     name = m.group(1) if m else None
-    if not name:
+    if m is None or not name:
         return f"malformed tag {line.strip()!r}: expected [Name \"value\"]"
     if not m.group(2):
         return f"malformed tag {name}: the value must be in double quotes"
@@ -224,6 +243,8 @@ class ParsedGame:
     nodes: list[RawNode]
     result: str
     comment: str | None = None
+    side_unknown: bool = False  # the FEN tag's side to move was "?": decided from the moves
+    numbering: str | None = None  # the file's numbering (GameType), when not the variant's own
 
     @property
     def moves(self) -> list[RawNode]:
@@ -233,19 +254,44 @@ class ParsedGame:
     def first_number(self) -> int:
         for node in self.nodes:
             if node.number:
-                return int(re.match(r"\d+", node.number).group(0))
+                return int(re.sub(r"\D.*", "", node.number) or 1)
             if node.setup_fen is None:
                 break
         return 1
 
     def replay(self) -> ReplayResult:
-        """Play the nodes from the initial position; setups set the board. Stops at the first illegal move."""
-        board = Board(self.variant, self.initial_fen)
+        """Play the nodes from the initial position; setups set the board. Stops at the first illegal
+        move. A capture written short that names several captures (different pieces taken) is
+        played each way and the one the rest of the game replays with is kept; if the rest does not
+        tell, the move is reported ambiguous. When the FEN's side to move was ``?``, both sides are
+        tried the same way. A game without a GameType tag that fails says which variant it
+        probably is (:meth:`variant_hint`)."""
+        result = self._replay()
+        if result.error is not None and "GameType" not in self.tags:
+            hint = self.variant_hint()
+            if hint:
+                e = result.error
+                result.error = ReplayError(e.index, e.label, e.line, e.column, f"{e.reason}; {hint}")
+        return result
+
+    def _replay(self) -> ReplayResult:
+        start = Board(self.variant, self.initial_fen)
+        if not self.side_unknown:
+            return self._play(start, 0, self.first_number(), 0)
+        other = start.copy(stack=False)
+        other.set_fen(("B" if start.turn else "W") + start.fen()[1:])
+        black_first = bool(self.nodes) and (self.nodes[0].number or "").endswith(("...", "\u2026"))
+        tries = [self._play(b, 0, self.first_number(), 0) for b in ((other, start) if black_first else (start, other))]
+        return _best(tries) or tries[0]
+
+    def _play(self, board: Board, start: int, number: int, depth: int) -> ReplayResult:
+        """Replay nodes ``start``.. from ``board`` (not changed); ``boards[0]`` is ``board``."""
+        board = board.copy(stack=False)
         boards = [board.copy(stack=False)]
         moves: list[Move | None] = []
         labels: list[str] = []
-        number = self.first_number()
-        for i, node in enumerate(self.nodes):
+        for i in range(start, len(self.nodes)):
+            node = self.nodes[i]
             if node.setup_fen is not None:
                 pos = Board(self.variant, node.setup_fen)
                 if not board.turn and pos.turn:
@@ -257,17 +303,58 @@ class ParsedGame:
                 continue
             white = board.turn
             label = f"{number}. {node.text}" if white else f"{number}... {node.text}"
+            after = number if white else number + 1
             try:
                 move = board.parse_move(node.text)
+            except AmbiguousMoveError as exc:
+                if depth >= _MAX_TRIALS:
+                    return ReplayResult(boards, moves, labels, ReplayError(i, label, node.line, node.column, str(exc)))
+                tails = []
+                for cand in board.moves_matching(node.text):
+                    trial = board.copy(stack=False)
+                    trial.push(cand)
+                    tails.append((cand, self._play(trial, i + 1, after, depth + 1)))
+                chosen = _best([t for _, t in tails])
+                if chosen is None:
+                    tell = ("the rest of the game replays either way" if all(t.ok for _, t in tails)
+                            else "the rest of the game does not tell which was played")
+                    return ReplayResult(boards, moves, labels,
+                                        ReplayError(i, label, node.line, node.column, f"{exc}; {tell}"))
+                cand = next(c for c, t in tails if t is chosen)
+                return ReplayResult(boards + chosen.boards, moves + [cand, *chosen.moves],
+                                    labels + [label, *chosen.labels], chosen.error)
             except (RigError, ValueError) as exc:
                 return ReplayResult(boards, moves, labels, ReplayError(i, label, node.line, node.column, str(exc)))
             board.push(move)
             boards.append(board.copy(stack=False))
             moves.append(move)
             labels.append(label)
-            if not white:
-                number += 1
+            number = after
         return ReplayResult(boards, moves, labels)
+
+    def variant_hint(self) -> str | None:
+        """For a game that names no variant and does not replay: which variant it probably is and how to
+        name it, or None. A game that replays as another variant of the rig is that variant; one
+        whose squares are all 1-32 read as a 10x10 game is an 8x8 game of a variant the rig does not
+        play (English, Italian, ... draughts)."""
+        for other in VARIANTS.values():
+            if other == self.variant:
+                continue
+            try:
+                fen = None if self.initial_fen is None else Board(other, self.initial_fen).fen()
+                trial = replace(self, variant=other, initial_fen=fen)._replay()
+            except (RigError, ValueError):
+                continue
+            if trial.ok and trial.moves:
+                return (f"the game has no GameType tag and replays as {other.name}: name its variant with "
+                        f'[GameType "{other.pdn_gametype}"] (or rig pdn check --variant {other.name})')
+        numbers = [int(n) for node in self.moves for n in _NUMBER_IN_MOVE.findall(node.text)]
+        if self.variant.size == 10 and numbers and max(numbers) <= 32:
+            return ("the game has no GameType tag and names only squares 1-32: it is probably an 8x8 game of "
+                    'a variant the rig does not play (English draughts [GameType "21"], Italian "22", ...); '
+                    'the rig plays international (20), brazilian (26) and portuguese (28): name the variant '
+                    "with a GameType tag")
+        return None
 
     def to_record(self) -> GameRecord:
         """The game as a :class:`GameRecord` in canonical notation; raises :class:`PdnSyntaxError` if it does
@@ -276,13 +363,16 @@ class ParsedGame:
         if replay.error is not None:
             e = replay.error
             raise PdnSyntaxError(f"move {e.label}: {e.reason}", e.line, e.column, self.index)
-        record = GameRecord(self.variant, dict(self.tags), self.initial_fen, [], self.result, self.comment)
+        initial_fen = replay.boards[0].fen() if self.side_unknown else self.initial_fen
+        tags = {k: v for k, v in self.tags.items() if k not in ("FEN", "GameType")}
+        record = GameRecord(self.variant, tags, initial_fen, [], self.result, self.comment)
         for i, node in enumerate(self.nodes):
             before = replay.boards[i]
             if node.setup_fen is not None:
                 record.nodes.append(MoveNode("", None, node.comment, node.clock, node.setup_fen))
             else:
                 move = replay.moves[i]
+                assert move is not None  # a move node replays to a move
                 record.nodes.append(MoveNode(before.move_text(move), move, node.comment, node.clock))
         return record
 
@@ -299,11 +389,13 @@ class ParsedGame:
 class PdnReadResult:
     """Every game read from a text, and every error, in file order.
 
-    ``game_count`` counts the games found, those with errors included."""
+    ``game_count`` counts the games found, those with errors included; ``comments`` holds the
+    comments found outside any game (a file header before the first game's tags), with their line."""
 
     games: list[ParsedGame] = field(default_factory=list)
     errors: list[PdnError] = field(default_factory=list)
     game_count: int = 0
+    comments: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside any game
 
     @property
     def ok(self) -> bool:
@@ -311,6 +403,18 @@ class PdnReadResult:
 
     def errors_of(self, game: int) -> list[PdnError]:
         return [e for e in self.errors if e.game == game]
+
+
+def _best(tries: list[ReplayResult]) -> ReplayResult | None:
+    """The one replay that goes furthest (all the way, if any does), or None when two tie."""
+    reach = [len(t.labels) if t.error is None else t.error.index for t in tries]
+    ok = [t for t in tries if t.ok]
+    if len(ok) == 1:
+        return ok[0]
+    if ok:
+        return None
+    top = max(reach)
+    return tries[reach.index(top)] if reach.count(top) == 1 else None
 
 
 class _Positions:
@@ -336,12 +440,15 @@ class _GameBuilder:
         self.comment: str | None = None
         self.errors: list[PdnError] = []
         self.in_moves = False
-        self.variant: Variant | None = None
+        self.variant: Variant = default
         self.initial_fen: str | None = None
         self.white = True
         self.depth = 0
         self.number: str | None = None
         self.result: str | None = None
+        self.renumber: dict[int, int] | None = None  # file's number -> the variant's (GameType numbering)
+        self.numbering: str | None = None
+        self.side_unknown = False
 
     def error(self, pos: int, message: str) -> None:
         line, col = self.where(pos)
@@ -355,18 +462,43 @@ class _GameBuilder:
         self.variant = self.default
         if "GameType" in self.tags:
             try:
-                self.variant = parse_gametype(self.tags["GameType"]).variant
+                gametype = parse_gametype(self.tags["GameType"])
+                self.variant = gametype.variant
             except GameTypeError as exc:
                 self.error(self._value_pos("GameType"), str(exc))
+            else:
+                if gametype.numbering is not None and gametype.numbering != self.variant.numbering:
+                    self.numbering = gametype.numbering
+                    self.renumber = renumbering(self.variant, gametype.numbering)
         fen = self.tags.get("FEN")
         if fen is not None and fen.strip():
+            unknown = _UNKNOWN_SIDE.match(fen)
+            if unknown:  # side to move "?" (site exports): decided from the moves at replay
+                self.side_unknown = True
+                fen = f"{unknown.group(1)}W{fen[unknown.end():]}"
             try:
-                board = Board(self.variant, fen)
+                board = self._board(fen)
             except InvalidFenError as exc:
                 self._fen_error(self._value_pos("FEN"), exc)
             else:
                 self.white = board.turn
                 self.initial_fen = board.fen() if board.fen() != Board(self.variant).fen() else None
+
+    def _board(self, fen: str) -> Board:
+        """The position of a FEN in the file's numbering."""
+        if self.renumber is None:
+            return Board(self.variant, fen)
+        pos, own = parse_fen(fen, self.variant), self.renumber
+        moved = [frozenset(own[s] for s in group)
+                 for group in (pos.white_men, pos.white_kings, pos.black_men, pos.black_kings)]
+        return Board(self.variant, make_fen(type(pos)(pos.white_to_move, *moved), self.variant))
+
+    def _move_text(self, text: str) -> str:
+        """A move in the file's numbering, in the variant's own (algebraic names stay)."""
+        own = self.renumber
+        if own is None:
+            return text
+        return _NUMBER_IN_MOVE.sub(lambda m: str(own.get(int(m.group(0)), m.group(0))), text)
 
     def _value_pos(self, tag: str) -> int:
         return self.tag_pos.get(tag, 0)
@@ -407,7 +539,7 @@ class _GameBuilder:
             self._comment(tok)
         elif kind == "setup":
             try:
-                board = Board(self.variant, tok.value)
+                board = self._board(tok.value)
             except InvalidFenError as exc:
                 self._fen_error(tok.pos + tok.text.index('"') + 1, exc)
                 return
@@ -420,7 +552,7 @@ class _GameBuilder:
             text = re.sub(r"\s+", "", tok.value).replace("\u00d7", "x")
             if "-" not in text and "x" not in text.lower() and ":" not in text:
                 text = f"{text[:2]}-{text[2:]}"
-            self.nodes.append(RawNode(text, line, col, number=self.number))
+            self.nodes.append(RawNode(self._move_text(text), line, col, number=self.number))
             self.white = not self.white
             self.number = None
 
@@ -441,6 +573,10 @@ class _GameBuilder:
     def has_content(self) -> bool:
         return bool(self.tags or self.nodes or self.errors or self.comment)
 
+    def only_comment(self) -> bool:
+        """Nothing but a comment: text outside any game (a file header), not a game."""
+        return self.comment is not None and not (self.tags or self.nodes or self.errors)
+
     def finish(self, end_pos: int, result: str | None) -> ParsedGame | None:
         self.start_moves()
         if self.depth > 0:
@@ -452,11 +588,22 @@ class _GameBuilder:
         tags = dict(self.tags)
         tags["Result"] = result
         return ParsedGame(self.index, self.line, tags, self.variant, self.initial_fen, self.nodes, result,
-                          self.comment)
+                          self.comment, self.side_unknown, self.numbering)
 
 
 def read_games(text: str, default_variant: str | Variant = "international") -> PdnReadResult:
-    """Read every game of a PDN text. A game without a GameType tag is of ``default_variant``."""
+    """Read every game of a PDN text. A game without a GameType tag is of ``default_variant``
+    (a :class:`Variant` or its name). Bad games are reported with line and column, not raised.
+
+    >>> result = read_games('[GameType "20"]\\n1. 32-28 19-23 2. 28x19 14x23 *')
+    >>> game = result.games[0]
+    >>> game.variant.name, [node.text for node in game.moves]
+    ('international', ['32-28', '19-23', '28x19', '14x23'])
+    >>> game.replay().board.fen()
+    'W:W31,33-50:B1-13,15-18,20,23'
+    >>> read_games("1. 32-28 {no result").errors[0].message
+    "unterminated comment: '{' has no closing '}'"
+    """
     default = get_variant(default_variant)
     where = _Positions(text)
     out = PdnReadResult()
@@ -464,7 +611,10 @@ def read_games(text: str, default_variant: str | Variant = "international") -> P
 
     def close(pos: int, result: str | None) -> None:
         nonlocal game
-        if game is not None and game.has_content():
+        if game is not None and result is None and game.only_comment():
+            assert game.comment is not None
+            out.comments.append((game.line, game.comment))
+        elif game is not None and game.has_content():
             parsed = game.finish(pos, result)
             out.errors.extend(game.errors)
             out.game_count += 1

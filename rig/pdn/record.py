@@ -1,4 +1,4 @@
-"""A game record and its PDN 3.0 text (RULES.md "Record keeping", pdn.fmjd.org).
+"""A game record and its PDN 3.0 text (docs/rules.md "Record keeping", pdn.fmjd.org).
 
 The record is what the rig writes: tags (the seven roster tags first, then the
 full GameType, the FEN when the game does not start from the initial
@@ -98,7 +98,7 @@ class GameRecord:
         if self._cache is not None and self._cache[0] == len(self.nodes):
             return self._cache[1].copy(stack=False)
         board = Board(self.variant, self.initial_fen)
-        for i, node in enumerate(self.nodes):
+        for node in self.nodes:
             if node.setup_fen is not None:
                 board.set_fen(node.setup_fen)
             else:
@@ -155,7 +155,7 @@ class GameRecord:
         """The movetext as units that line wrapping never splits."""
         units: list[str] = []
         if self.comment:
-            units.append("{" + _clean_comment(self.comment) + "}")
+            units.append("{" + (_clean_comment(self.comment) or "") + "}")
         white = parse_fen(self.initial_fen, self.variant).white_to_move if self.initial_fen else True
         number = 1
         need_number = True
@@ -181,7 +181,7 @@ class GameRecord:
             if node.clock is not None:
                 units.append("{" + node.clock.command() + "}")
             if node.comment:
-                units.append("{" + _clean_comment(node.comment) + "}")
+                units.append("{" + (_clean_comment(node.comment) or "") + "}")
         units.append(self.result)
         return units
 

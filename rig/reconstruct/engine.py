@@ -263,7 +263,7 @@ class Reconstructor:
         return self._out
 
     def report(self) -> dict[str, Any]:
-        """The SESSION-FORMAT.md report: moves, irregularities, draw rules, result."""
+        """The docs/session-format.md report: moves, irregularities, draw rules, result."""
         draw = {c.rule: c for c in self.counters}
         for rule, c in self._reached.items():
             draw.setdefault(rule, c)

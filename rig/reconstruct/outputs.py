@@ -2,7 +2,7 @@
 
 Each has ``t`` (session seconds) and ``to_json()`` (a JSON-ready dict with a ``"kind"``),
 so the live feed, the journal and ``rig transcribe --explain`` share one vocabulary.
-Irregularity ids, rule articles and statuses are those of SESSION-FORMAT.md.
+Irregularity ids, rule articles and statuses are those of docs/session-format.md.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ OPEN = "open"
 ACCEPTED = "accepted"
 CORRECTED = "corrected"
 
-#: The rule articles of each irregularity type (SESSION-FORMAT.md "Irregularity types").
+#: The rule articles of each irregularity type (docs/session-format.md "Irregularity types").
 RULES: dict[str, str] = {
     "touched-piece-not-moved": "FPD 4.3-4.4; CODEX art. 42.C",
     "piece-moved-after-release": "FPD 4.6",
@@ -119,7 +119,7 @@ class MoveEntry:
         return entry
 
     def report(self) -> dict[str, Any]:
-        """The ``moves[]`` item of the SESSION-FORMAT.md report (``"withdrawn": true`` only when so)."""
+        """The ``moves[]`` item of the docs/session-format.md report (``"withdrawn": true`` only when so)."""
         d: dict[str, Any] = {"number": self.number, "side": self.side, "move": self.move_text, "t": _r(self.t),
                              "clock_ms": self.clock_ms}
         if self.withdrawn:
@@ -158,7 +158,7 @@ class Irregularity:
     detail: str = ""
 
     def report(self) -> dict[str, Any]:
-        """The ``irregularities[]`` item of the SESSION-FORMAT.md report (plus ``detail``)."""
+        """The ``irregularities[]`` item of the docs/session-format.md report (plus ``detail``)."""
         d: dict[str, Any] = {"type": self.type, "number": self.number, "side": self.side, "t": _r(self.t),
                              "squares": list(self.squares), "rule": self.rule, "status": self.status}
         if self.detail:

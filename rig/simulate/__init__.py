@@ -19,7 +19,7 @@ from rig.simulate.hands import Hands, PhysicalError, SimClock
 from rig.simulate.injections import ALWAYS_CORRECTED, CORRECTABLE, HANDLERS, NEEDS_CLOCK, applicable
 from rig.simulate.model import HumanModel, ModelError
 
-#: the irregularity types the simulator can commit (SESSION-FORMAT.md ids)
+#: the irregularity types the simulator can commit (docs/session-format.md ids)
 INJECTION_TYPES: tuple[str, ...] = tuple(sorted(HANDLERS))
 
 __all__ = [

@@ -4,7 +4,7 @@
 play) on a physical board model with the seeded :class:`HumanModel`, and
 returns a :class:`SimulatedSession`: the session header and events, plus the
 moves and irregularities the reconstruction engine must report
-(SESSION-FORMAT.md "Transcription").
+(docs/session-format.md "Transcription").
 
 Move numbers are PDN move numbers: a game from a position with black to move
 starts at ``1...``. A *turn* is one player's slot in the alternation; the

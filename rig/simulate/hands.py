@@ -4,7 +4,7 @@
 time cursor; each action (lift, place, a brief closure as a magnet slides
 over a square, a clock press) is recorded at the cursor. :meth:`Hands.frames`
 turns the recorded contact changes, bounce included, into the session's
-frames: the complete occupied set after every change (SESSION-FORMAT.md).
+frames: the complete occupied set after every change (docs/session-format.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Irregularities committed by the simulated hands, and what the engine must report for each.
 
-One handler per irregularity type of SESSION-FORMAT.md that a reed board can
+One handler per irregularity type of docs/session-format.md that a reed board can
 show. A handler plays the whole turn (think, act, press) and records the
 irregularity with the move number and side of the turn's player. Its status
 follows the rules: the opponent's next move accepts it (004 art. 42, 43;

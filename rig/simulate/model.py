@@ -2,7 +2,7 @@
 
 Every duration is drawn from a seeded RNG inside the ranges below, and the
 ranges are kept safely away from the reconstruction engine's thresholds
-(``rig.reconstruct.Settings``; SESSION-FORMAT.md and /docs/simulator.md):
+(``rig.reconstruct.Settings``; docs/session-format.md and /docs/simulator.md):
 
 - switch bounce: a make or break followed by 1-2 short glitches, the whole
   cluster well under ``bounce_s``;
