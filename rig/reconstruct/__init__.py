@@ -18,6 +18,7 @@ from rig.reconstruct.settings import Settings
 
 __all__ = [
     "Reconstructor", "Settings", "Debouncer", "SquareChange", "MoveEntry", "MoveWithdrawn", "Irregularity",
-    "IrregularityUpdate", "Observation", "SensorFault", "CounterUpdate", "PositionLost", "PositionRestored", "ClockUpdate", "GameEnd", "Note",
+    "IrregularityUpdate", "Observation", "SensorFault", "CounterUpdate", "PositionLost", "PositionRestored",
+    "ClockUpdate", "GameEnd", "Note",
     "Output", "RULES", "OPEN", "ACCEPTED", "CORRECTED",
 ]
