@@ -162,7 +162,7 @@ def clean_turn(sim: "Simulation", move: Move) -> None:
     if drawn:
         tq = drawn[0]
         if tq.flown:
-            tq.log("flown-capture", sim.span[0], sim.span[1], (tq.move.origin, tq.move.destination))
+            tq.log("flown-capture", sim.span[0], sim.span[1], tq.move.path)
         if tq.magnet_s:
             tq.log("slow-magnet", tq.magnet_until - tq.magnet_s, tq.magnet_until, (tq.move.destination,))
         if _chance(q, m.phantom_p):
