@@ -232,3 +232,19 @@ def test_behaviours_are_seeded():
     a = simulate_game("brazilian", moves, seed=9, clock=False, model=HumanModel.hard())
     b = simulate_game("brazilian", moves, seed=9, clock=False, model=HumanModel.hard())
     assert a.to_jsonl() == b.to_jsonl() and a.behaviours == b.behaviours
+
+
+def test_cli_noise_hard_and_behaviour_option(tmp_path, capsys):
+    import json
+
+    from rig.cli import main
+
+    out, answers = tmp_path / "s.jsonl", tmp_path / "a.json"
+    assert main(["simulate", "--random", "60", "--variant", "international", "--no-clock", "--seed", "4",
+                 "--noise", "hard", "--out", str(out), "--answers", str(answers)]) == 0
+    done = json.loads(answers.read_text())["behaviours"]
+    assert "fast-reply" in {q["kind"] for q in done}
+    assert "real-board behaviours:" in capsys.readouterr().err
+    assert main(["simulate", "--random", "30", "--variant", "portuguese", "--behaviour", "jostle",
+                 "--out", str(out), "--answers", str(answers)]) == 0
+    assert {q["kind"] for q in json.loads(answers.read_text())["behaviours"]} == {"jostle"}

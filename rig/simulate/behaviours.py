@@ -75,10 +75,11 @@ class TurnQuirks:
 
 
 def identified_by_removals(board: Board, move: Move) -> bool:
-    """No other landing path of a legal move takes the same pieces from the same origin to the same square:
-    flown (no landing touched down), the removals alone tell the path."""
-    key = (move.origin, move.destination, frozenset(move.captured))
-    return sum((m.origin, m.destination, frozenset(m.captured)) == key for m in board.legal_moves_all_paths()) == 1
+    """Flown (no landing touched down), the frames show only the origin, the last square and the removals:
+    every landing path with those squares must read as the same text (one path, or several taking the same
+    pieces written the short way: ``Board.move_text``)."""
+    texts = {board.move_text(m) for m in board.legal_moves_all_paths() if m.key == move.key}
+    return len(texts) == 1
 
 
 def _draw(sim: "Simulation", move: Move) -> TurnQuirks:
