@@ -208,11 +208,14 @@ class Row:
         self.counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "clock", "injections",
                                                                    "type", "refused", "preset")}
         self.mismatches: list[tuple[dict, list[str]]] = []
+        self.by_clock: dict[bool, list[int]] = {True: [0, 0], False: [0, 0]}     #: clock -> [sessions, exact]
 
     def add(self, case: dict, problems: list[str], found: dict, refused) -> None:
         self.sessions += 1
         self.exact += not problems
         self.crashes += any(p.startswith("crash") for p in problems)
+        self.by_clock[bool(case["clock"])][0] += 1
+        self.by_clock[bool(case["clock"])][1] += not problems
         got = Counter((d["type"], d["number"], d["side"]) for d in found.get("got", []))
         want = Counter((d["type"], d["number"], d["side"]) for d in found.get("want", []))
         self.expected += sum(want.values())
@@ -239,12 +242,14 @@ class Row:
         n = max(1, self.sessions)
         precision = self.right / self.raised if self.raised else 1.0
         recall = self.right / self.expected if self.expected else 1.0
-        return (self.name, str(self.sessions), f"{100 * self.exact / n:.1f}", f"{precision:.3f}", f"{recall:.3f}",
-                f"{(self.raised - self.right) / n:.2f}", f"{self.observations / n:.2f}", str(self.crashes))
+        split = [f"{100 * e / r:.1f}" if r else "-" for r, e in (self.by_clock[True], self.by_clock[False])]
+        return (self.name, str(self.sessions), f"{100 * self.exact / n:.1f}", *split, f"{precision:.3f}",
+                f"{recall:.3f}", f"{(self.raised - self.right) / n:.2f}", f"{self.observations / n:.2f}",
+                str(self.crashes))
 
 
-HEAD = ("model", "games", "% exact", "irr. precision", "irr. recall", "false alarms/game", "observations/game",
-        "crashes")
+HEAD = ("model", "games", "% exact", "clock", "no clock", "irr. precision", "irr. recall", "false alarms/game",
+        "observations/game", "crashes")
 
 
 def table(rows: list[Row]) -> str:
