@@ -302,12 +302,13 @@ class Simulation:
         else:
             self.hands.wait(self.model.reply_without_clock(self.rng))
 
-    def press(self) -> None:
-        """The mover presses the clock after a short delay (only with a clock)."""
+    def press(self, delay: float | None = None) -> None:
+        """The mover presses the clock after a short delay (``press_delay_s`` unless given; only with a
+        clock)."""
         if self.clock is None:
             return
         h = self.hands
-        h.wait(self.model.press_delay_s)
+        h.wait(self.model.press_delay_s if delay is None else delay)
         t = round(h.t, 4)
         side = side_name(self.clock.running)
         white_ms, black_ms = self.clock.press(t)
