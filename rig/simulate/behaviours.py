@@ -170,7 +170,7 @@ def clean_turn(sim: "Simulation", move: Move) -> None:
             _phantom(sim, tq)
         if _chance(q, m.jostle_p):
             _jostle(sim, tq)
-        if tq.magnet_s > 0.04 and sim.clock is not None and not tq.move.captured and q.random() < 0.5:
+        if tq.magnet_s > 0.04 and sim.clock is not None and not tq.move.captured and _chance(q, m.early_press_p):
             # a quick press before the weak magnet has closed its switch
             arrival = tq.magnet_until - tq.magnet_s
             sim.press(max(0.0, arrival + q.uniform(0.02, tq.magnet_s - 0.01) - h.t))
