@@ -6,14 +6,14 @@ kept free for add-ons, and the spares. The scanner, the clock, the
 generated schematics, ``hardware/schematics/WIRING.md`` and the docs all
 follow it (``tests/test_pin_roles.py`` checks every document).
 
-What the defaults keep free and what they give up: the HAT ID EEPROM
-(GPIO0, GPIO1), I2C1 (GPIO2, GPIO3: an RTC or a display), UART0 (GPIO14,
-GPIO15: the serial console) and SPI0 with its first chip select (GPIO8 to
-GPIO11) stay free. A 10x10 matrix (15 lines) and two clock buttons need 17
-pins, exactly the 17 GPIOs left, so the defaults DO use the PCM/I2S pins
-(GPIO18 to GPIO21: no I2S audio add-on) and SPI1; the optional pause button
-takes SPI0 CE1 (GPIO7), usable when SPI is off or limited to one chip select
-(``dtoverlay=spi0-1cs``). The 8x8 map is a prefix of the 10x10 map, so one
+Kept free for add-ons: the HAT ID EEPROM (GPIO0, GPIO1), I2C1 (GPIO2,
+GPIO3: an RTC or a display), UART0 (GPIO14, GPIO15: the serial console),
+SPI0 (GPIO8 to GPIO11: the bus and its first chip select). A 10x10 matrix (15
+lines) and two clock buttons need 17 pins, exactly the 17 GPIOs left, so
+the defaults do use the PCM/I2S pins (GPIO18 to GPIO21: no I2S audio
+add-on) and SPI1. The optional pause button takes SPI0 CE1 (GPIO7), usable
+when SPI is off or limited to one chip select (``dtoverlay=spi0-1cs``).
+The 8x8 map is a prefix of the 10x10 map, so one
 harness serves both boards; on an 8x8 board ROW8, ROW9 and COL4 are spare.
 """
 
