@@ -62,11 +62,37 @@ def _cells_of(frame: Frame, cellmap: CellMap, use_raw: bool) -> frozenset[Cell]:
     return cellmap.cells_of(frame.occupied)
 
 
+def _ghost_readings(seq: list[tuple[float, frozenset[Cell]]], burst_s: float) -> list[tuple[float, Cell, set[Cell]]]:
+    """(time, ghost cell, candidate diode-less corners) for every cell that turned on with the third
+    corner of a rectangle whose fourth corner was already closed. Frames closer than ``burst_s`` are
+    one change (a ghost can settle a scan after the switch that makes it)."""
+    steps: list[tuple[float, frozenset[Cell]]] = []
+    for t, cells in seq:
+        if steps and t - steps[-1][0] < burst_s and len(steps) > 1:
+            steps[-1] = (steps[-1][0], cells)
+        else:
+            steps.append((t, cells))
+    out = []
+    for (_, a), (t1, b) in zip(steps, steps[1:]):
+        appeared = b - a
+        if len(appeared) < 2:  # one hand places one piece: the others may be ghosts
+            continue
+        for x in appeared:
+            cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
+                     and (d[0], x[1]) in b and (x[0], d[1]) in b
+                     and ((d[0], x[1]) in appeared or (x[0], d[1]) in appeared)}
+            if cands:
+                out.append((t1, x, cands))
+    return out
+
+
 def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None = None, *,
-                      blink_s: float = 0.1, chatter_min: int = 3, hand_s: float = 0.8) -> list[Finding]:
+                      blink_s: float = 0.1, chatter_min: int = 3, hand_s: float = 0.8,
+                      burst_s: float = 0.05) -> list[Finding]:
     """The findings of a recorded session (empty: nothing wrong seen).
 
-    ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere.
+    ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere;
+    ``burst_s``: frames closer than this are one change for the ghost search.
     """
     v = get_variant(header.variant)
     cellmap = cellmap or default_cellmap(v)
@@ -86,7 +112,6 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     blinks = Counter()
     stuck_suspects: set[Cell] = set()
     lifts: list[float] = []  # times of lifts not yet matched by a put-down
-    ghosts: list[tuple[int, Cell, set[Cell]]] = []  # (frame index, ghost, candidate diode-less corners)
     for (t0, a), (t1, b) in zip(seq, seq[1:]):
         for cell in a ^ b:
             changed[cell] += 1
@@ -108,13 +133,6 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
                         stuck_suspects |= near
                         break
         del lifts[:len(appeared)]
-        if len(appeared) >= 2:  # one hand places one piece: the others may be ghosts
-            for x in appeared:
-                cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
-                         and (d[0], x[1]) in b and (x[0], d[1]) in b
-                         and ((d[0], x[1]) in appeared or (x[0], d[1]) in appeared)}
-                if cands:
-                    ghosts.append((t1, x, cands))
     if start is not None:
         expected = cellmap.cells_of(start)
         for cell in sorted(first - expected):
@@ -130,6 +148,7 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
         if n >= chatter_min:
             out.append(Finding("chattering", sq(cell), f"{n} blinks shorter than {blink_s:g} s "
                                f"({n / duration * 60:.1f} per minute)"))
+    ghosts = _ghost_readings(seq, burst_s)
     while ghosts:  # greedy cover: the corner explaining most ghost readings, ties named together
         score = Counter(d for _, _, cands in ghosts for d in cands)
         best = max(score.values())

@@ -2,8 +2,10 @@
 
 :class:`SimulatedMatrix` knows where the pieces are over time and what the
 switches do about it: contact bounce, a slow magnet chattering near the
-pull-in point, faults (a switch stuck closed, a dead one, a missing diode,
-a broken row or column wire). :class:`MatrixMockFactory` is gpiozero's
+pull-in point, faults (a switch stuck closed, a dead one, a missing or
+reversed diode, a broken row or column wire) and, with a
+:class:`~sensors.rcmodel.LineModel`, lines that take microseconds to
+settle (every pin call then costs ``call_s`` of virtual time). :class:`MatrixMockFactory` is gpiozero's
 :class:`~gpiozero.pins.mock.MockFactory` whose pins read the matrix: a column
 input's level is computed (:mod:`sensors.circuit`) from the switches closed
 at that instant and the row outputs driven low at that instant, so the
@@ -27,13 +29,14 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from rig.variants import Variant, get_variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
-from sensors.circuit import low_lines
+from sensors.circuit import conduction, low_lines
 from sensors.errors import MatrixConfigError
 from sensors.pinmap import PinMap, default_pinmap
+from sensors.rcmodel import LineModel, LineVoltages
 
 __all__ = ["SimClock", "Fault", "FAULT_KINDS", "SwitchModel", "SimulatedMatrix", "MatrixPin", "MatrixMockFactory"]
 
-FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "broken-row", "broken-col")
+FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "broken-row", "broken-col")
 
 
 class SimClock:
@@ -55,7 +58,7 @@ class SimClock:
 
 @dataclass(frozen=True)
 class Fault:
-    """A hardware fault: ``stuck-closed``/``dead``/``missing-diode`` on a square,
+    """A hardware fault: ``stuck-closed``/``dead``/``missing-diode``/``reversed-diode`` on a square,
     ``broken-row``/``broken-col`` on a matrix row/column index."""
 
     kind: str
@@ -101,11 +104,15 @@ class SimulatedMatrix:
     """The switches and diodes under the board, as a function of time.
 
     ``wiring``: the true cell of each square (default: the standard wiring).
+    ``lines``: the electrical model of the lines (:class:`LineModel`, the default) or None for
+    lines that switch instantly; ``call_s``: virtual time each pin call takes (a :class:`SimClock`
+    only), so reads right after a write see the lines as they are a few microseconds later.
     """
 
     def __init__(self, variant: str | Variant, *, pinmap: PinMap | None = None, wiring: CellMap | None = None,
                  faults: Iterable[str | Fault] = (), model: SwitchModel | None = None, seed: int = 0,
-                 clock: Callable[[], float] | None = None):
+                 clock: Callable[[], float] | None = None, lines: LineModel | None = LineModel(),
+                 call_s: float = 2e-6):
         self.variant = get_variant(variant)
         self.pinmap = pinmap or default_pinmap(self.variant.size)
         self.pinmap.check_size(self.variant.size)
@@ -120,6 +127,7 @@ class SimulatedMatrix:
         self.stuck_closed: set[Cell] = set()
         self.dead: set[Cell] = set()
         self.no_diode: set[Cell] = set()
+        self.reversed: set[Cell] = set()
         self.broken_rows: set[int] = set()
         self.broken_cols: set[int] = set()
         for f in self.faults:
@@ -132,7 +140,8 @@ class SimulatedMatrix:
                 if not 1 <= f.target <= self.variant.squares:
                     raise MatrixConfigError(f"{f}: {self.variant.name} has squares 1..{self.variant.squares}")
                 cell = self.wiring.cell(f.target)
-                {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode}[f.kind].add(cell)
+                {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode,
+                 "reversed-diode": self.reversed}[f.kind].add(cell)
         # per cell: change times and states (the contact's history); empty = open since forever
         self._times: dict[Cell, list[float]] = {}
         self._states: dict[Cell, list[bool]] = {}
@@ -140,6 +149,12 @@ class SimulatedMatrix:
         self._role = {g: ("r", i) for i, g in enumerate(self.pinmap.rows)}
         self._role.update({g: ("c", j) for j, g in enumerate(self.pinmap.cols)})
         self._driven: dict[tuple[str, int], bool] = {}
+        self._pulled_up: set[tuple[str, int]] = set()
+        self.line_model = lines
+        self.call_s = call_s
+        self._volts = None if lines is None else LineVoltages(lines, set(self._role.values()), self.clock())
+        self._volts_key: tuple | None = None
+        self.pin_calls = 0
         self._cache: tuple | None = None
         self._closed_cache: tuple[float, frozenset[Cell]] | None = None
         self._change_times: list[float] = []
@@ -232,37 +247,77 @@ class SimulatedMatrix:
 
     # -- the wires ------------------------------------------------------------------------
 
+    def _broken(self, node: tuple[str, int]) -> bool:
+        return (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols)
+
+    def tick(self) -> None:
+        """One pin call: counted, and ``call_s`` of virtual time on a :class:`SimClock`."""
+        self.pin_calls += 1
+        if isinstance(self.clock, SimClock):
+            self.clock.now += self.call_s
+
     def _drive(self, gpio: int, low: bool) -> None:
         node = self._role.get(gpio)
         if node is None:
             return
-        broken = (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols)
-        if low and not broken:
+        if low and not self._broken(node):
             self._driven[node] = True
         else:
             self._driven.pop(node, None)
         self._cache = None
+        self._reanchor()
+
+    def _pull(self, gpio: int, up: bool) -> None:
+        """The pin's pull-up went on or off (an input's bias)."""
+        node = self._role.get(gpio)
+        if node is None:
+            return
+        (self._pulled_up.add if up and not self._broken(node) else self._pulled_up.discard)(node)
+        self._reanchor()
+
+    def _low_set(self, t: float) -> set[tuple[str, int]]:
+        key = (t, frozenset(self._driven))
+        if self._cache is None or self._cache[0] != key:
+            closed = self.closed_cells(t)
+            if not self._driven:
+                low = set()
+            elif not self.no_diode and not self.reversed and all(k == "r" for k, _ in self._driven):
+                # fast path: with every diode in place a driven row pulls down its own closed cells only
+                low = set(self._driven) | {("c", c) for r, c in closed if ("r", r) in self._driven}
+            else:
+                low = low_lines(closed, self.no_diode, self._driven, reversed_=self.reversed)
+            self._cache = (key, low)
+        return self._cache[1]
 
     def level(self, gpio: int) -> bool | None:
         """The level an input on ``gpio`` reads now (True = high), or None for a pin not on the matrix."""
         node = self._role.get(gpio)
         if node is None:
             return None
-        if (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols):
+        if self._broken(node):
             return True
         t = self.clock()
-        key = (t, frozenset(self._driven))
-        if self._cache is None or self._cache[0] != key:
-            closed = self.closed_cells(t)
-            if not self._driven:
-                low = set()
-            elif not self.no_diode and all(k == "r" for k, _ in self._driven):
-                # fast path: with every diode in place a driven row pulls down its own closed cells only
-                low = set(self._driven) | {("c", c) for r, c in closed if ("r", r) in self._driven}
-            else:
-                low = low_lines(closed, self.no_diode, self._driven)
-            self._cache = (key, low)
-        return node not in self._cache[1]
+        low = self._low_set(t)
+        if self._volts is None:
+            return node not in low
+        if self.closed_cells(t) != self._volts_key:
+            self._reanchor()
+        return self._volts.high(node, t)
+
+    def _reanchor(self) -> None:
+        """The circuit changed now (a drive, a pull, a switch): every line follows a new curve."""
+        if self._volts is None:
+            return
+        t = self.clock()
+        closed = self.closed_cells(t)
+        drop = self.line_model.v_diode
+        edges: dict = {}
+        for into, froms in conduction(closed, self.no_diode, self.reversed).items():
+            for f in froms:
+                cell = (into[1], f[1]) if into[0] == "r" else (f[1], into[1])
+                edges.setdefault(f, []).append((into, 0.0 if cell in self.no_diode else drop))
+        self._volts.update(t, set(self._driven), self._low_set(t), self._pulled_up, edges)
+        self._volts_key = closed
 
     def pin_factory(self) -> "MatrixMockFactory":
         """A gpiozero pin factory whose pins are this matrix's wires."""
@@ -276,7 +331,7 @@ class SimulatedMatrix:
 
 class MatrixPin(MockPin):
     """A mock pin wired to the factory's :class:`SimulatedMatrix`: an input reads the matrix,
-    an output driven low pulls its row (or column) down."""
+    an output driven low pulls its row (or column) down; every call costs the matrix's ``call_s``."""
 
     def _matrix(self) -> SimulatedMatrix:
         return self.factory.matrix
@@ -285,6 +340,7 @@ class MatrixPin(MockPin):
         return int(self.info.name[4:])
 
     def _get_state(self):
+        self._matrix().tick()
         if self._function == "input":
             level = self._matrix().level(self._gpio())
             if level is not None and (self._pull == "up" or not level):
@@ -292,10 +348,18 @@ class MatrixPin(MockPin):
         return self._state
 
     def _set_function(self, value):
+        self._matrix().tick()
         super()._set_function(value)
         self._matrix()._drive(self._gpio(), value == "output" and not self._state)
+        self._matrix()._pull(self._gpio(), value == "input" and self._pull == "up")
+
+    def _set_pull(self, value):
+        self._matrix().tick()
+        super()._set_pull(value)
+        self._matrix()._pull(self._gpio(), self._function == "input" and value == "up")
 
     def _set_state(self, value):
+        self._matrix().tick()
         super()._set_state(value)
         self._matrix()._drive(self._gpio(), not value)
 
