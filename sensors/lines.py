@@ -19,12 +19,19 @@ Nothing Pi-specific is imported at module load.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Any, Protocol
 
 from sensors.errors import MatrixConfigError
 from sensors.pinmap import PinMap
 
-__all__ = ["MatrixLines", "GpiozeroLines", "LgpioLines", "open_lines", "find_gpio_chip"]
+__all__ = ["MatrixLines", "GpiozeroLines", "LgpioLines", "open_lines", "find_gpio_chip", "LGPIO_CALLS_PER_OP"]
+
+#: lgpio calls gpiozero 2.0's LGPIOPin makes per pin operation (gpiozero/pins/lgpio.py):
+#: drive = output_with_state(False): gpio_claim_output, then the state setter's gpio_get_mode + gpio_write;
+#: release = input_with_pull("up"): gpio_claim_input, then the pull setter's gpio_get_mode + gpio_free +
+#: gpio_claim_input; read = the state getter's gpio_read.
+LGPIO_CALLS_PER_OP = {"drive": 3, "release": 4, "read": 1}
 
 
 class MatrixLines(Protocol):
@@ -59,6 +66,7 @@ class GpiozeroLines:
 
     def __init__(self, pinmap: PinMap, factory: Any):
         self.calls = 0
+        self.ops: Counter[str] = Counter()
         self._rows: list[Any] = []
         self._cols: list[Any] = []
         self._row_on: int | None = None
@@ -82,9 +90,11 @@ class GpiozeroLines:
         if on is not None and on != new:
             pins[on].input_with_pull("up")
             self.calls += 1
+            self.ops["release"] += 1
         if new is not None and new != on:
             pins[new].output_with_state(False)
             self.calls += 1
+            self.ops["drive"] += 1
         return new
 
     def drive_row(self, i: int | None) -> None:
@@ -99,7 +109,13 @@ class GpiozeroLines:
             if not p.state:
                 m |= 1 << k
         self.calls += len(pins)
+        self.ops["read"] += len(pins)
         return m
+
+    @property
+    def lgpio_calls(self) -> int:
+        """The lgpio calls these operations cost through gpiozero's lgpio pins (``LGPIO_CALLS_PER_OP``)."""
+        return sum(LGPIO_CALLS_PER_OP[k] * n for k, n in self.ops.items())
 
     def read_cols(self) -> int:
         return self._read(self._cols)

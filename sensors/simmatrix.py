@@ -323,6 +323,12 @@ class SimulatedMatrix:
         """A gpiozero pin factory whose pins are this matrix's wires."""
         return MatrixMockFactory(self)
 
+    def lgpio(self):
+        """A simulated ``lgpio`` module whose GPIOs are this matrix's wires (:mod:`sensors.simlgpio`)."""
+        from sensors.simlgpio import SimLgpio
+
+        return SimLgpio(self)
+
     def __repr__(self) -> str:
         faults = ", ".join(map(str, self.faults)) or "no faults"
         return (f"<SimulatedMatrix {self.variant.name} {self.pinmap.shape[0]}x{self.pinmap.shape[1]} "
