@@ -34,9 +34,12 @@ from sensors.errors import MatrixConfigError
 from sensors.pinmap import PinMap, default_pinmap
 from sensors.rcmodel import LineModel, LineVoltages
 
-__all__ = ["SimClock", "Fault", "FAULT_KINDS", "SwitchModel", "SimulatedMatrix", "MatrixPin", "MatrixMockFactory"]
+__all__ = ["SimClock", "Fault", "FAULT_KINDS", "POSES", "SwitchModel", "SimulatedMatrix", "MatrixPin", "MatrixMockFactory"]
 
-FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "broken-row", "broken-col")
+FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "broken-row", "broken-col",
+               "dead-spot", "crosstalk", "repelling-king")
+#: How a piece can sit on its square (``SimulatedMatrix.place``): the placement faults act on them.
+POSES = ("centre", "off-centre", "king")
 
 
 class SimClock:
@@ -59,7 +62,10 @@ class SimClock:
 @dataclass(frozen=True)
 class Fault:
     """A hardware fault: ``stuck-closed``/``dead``/``missing-diode``/``reversed-diode`` on a square,
-    ``broken-row``/``broken-col`` on a matrix row/column index."""
+    ``broken-row``/``broken-col`` on a matrix row/column index, and the placement faults on a square:
+    ``dead-spot`` (a piece off-centre does not close the reed), ``crosstalk`` (a stacked king also
+    closes a diagonal neighbour's reed), ``repelling-king`` (a stacked king closes nothing: the two
+    magnets repel)."""
 
     kind: str
     target: int
@@ -128,6 +134,8 @@ class SimulatedMatrix:
         self.dead: set[Cell] = set()
         self.no_diode: set[Cell] = set()
         self.reversed: set[Cell] = set()
+        self.placement_faults: dict[int, set[str]] = {}
+        self._induced: dict[int, list[Cell]] = {}  # square -> neighbour cells its king closed too
         self.broken_rows: set[int] = set()
         self.broken_cols: set[int] = set()
         for f in self.faults:
@@ -140,6 +148,9 @@ class SimulatedMatrix:
                 if not 1 <= f.target <= self.variant.squares:
                     raise MatrixConfigError(f"{f}: {self.variant.name} has squares 1..{self.variant.squares}")
                 cell = self.wiring.cell(f.target)
+                if f.kind in ("dead-spot", "crosstalk", "repelling-king"):
+                    self.placement_faults.setdefault(f.target, set()).add(f.kind)
+                    continue
                 {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode,
                  "reversed-diode": self.reversed}[f.kind].add(cell)
         # per cell: change times and states (the contact's history); empty = open since forever
@@ -218,11 +229,32 @@ class SimulatedMatrix:
                 cell = (r, c)
                 self._contact_change(cell, cell in want, t, bounce, slow)
 
-    def place(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
-        self._contact_change(self.wiring.cell(square), True, self._now(t), bounce, slow)
+    def neighbour(self, square: int) -> int:
+        """The first diagonal neighbour of ``square`` (where a ``crosstalk`` fault reaches)."""
+        f, r = self.variant.coords(square)
+        return next(n for df, dr in ((1, 1), (-1, 1), (1, -1), (-1, -1))
+                    if (n := self.variant.square_at(f + df, r + dr)) is not None)
+
+    def place(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None,
+              pose: str = "centre") -> None:
+        """A piece put on ``square``: ``pose`` centred, pushed ``off-centre`` or a stacked ``king``."""
+        if pose not in POSES:
+            raise MatrixConfigError(f"a piece sits {' or '.join(POSES)}, not {pose!r}")
+        t = self._now(t)
+        faults = self.placement_faults.get(square, set())
+        if (pose == "off-centre" and "dead-spot" in faults) or (pose == "king" and "repelling-king" in faults):
+            return
+        self._contact_change(self.wiring.cell(square), True, t, bounce, slow)
+        if pose == "king" and "crosstalk" in faults:
+            cell = self.wiring.cell(self.neighbour(square))
+            self._induced.setdefault(square, []).append(cell)
+            self._contact_change(cell, True, t, bounce, slow)
 
     def lift(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
-        self._contact_change(self.wiring.cell(square), False, self._now(t), bounce, slow)
+        t = self._now(t)
+        self._contact_change(self.wiring.cell(square), False, t, bounce, slow)
+        for cell in self._induced.pop(square, ()):
+            self._contact_change(cell, False, t, bounce, slow)
 
     def contact(self, cell: Cell, t: float | None = None) -> bool:
         """Whether the switch of ``cell`` conducts at ``t`` (faults included)."""
