@@ -108,3 +108,18 @@ def test_lgpio_lines_release_every_gpio_on_close():
     assert not lg._groups and not lg._open and "closed" in repr(s)
     with pytest.raises(MatrixConfigError, match="settle"):
         MatrixScanner(V, pin_factory=m.pin_factory(), settle_s=1.0)
+
+
+def test_settle_time_is_in_the_config_file(tmp_path):
+    from sensors.config import default_matrix_config, load_matrix_config, save_matrix_config
+
+    cfg = default_matrix_config("portuguese")
+    assert cfg.settle_us == 50.0
+    path = tmp_path / "m.toml"
+    save_matrix_config(cfg, path)
+    text = path.read_text().replace("settle_us = 50.0", "settle_us = 120.0")
+    path.write_text(text)
+    assert load_matrix_config(path).settle_us == 120.0
+    path.write_text(text.replace("settle_us = 120.0", "settle_us = -1"))
+    with pytest.raises(MatrixConfigError, match="settle_us"):
+        load_matrix_config(path)

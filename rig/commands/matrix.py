@@ -113,7 +113,8 @@ def cmd_record(args) -> int:
         opts = {} if clock is None else {"clock": clock, "sleep": sleep}
         with stop_on_signals(stop), MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory,
                                                    scan_hz=cfg.scan_hz, debounce=cfg.debounce,
-                                                   expected_start=expected, raw=args.raw, **opts) as scanner:
+                                                   settle_s=cfg.settle_us * 1e-6, expected_start=expected,
+                                                   raw=args.raw, **opts) as scanner:
             for ev in scanner.run(duration=duration, stop=stop):
                 if isinstance(ev, Frame):
                     write(out, dump_event(ev))
@@ -150,7 +151,7 @@ def cmd_doctor(args) -> int:
         v = get_variant(cfg.variant)
         opts, factory, prompter = _hands(cfg, args)
         with MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory, scan_hz=cfg.scan_hz,
-                           debounce=cfg.debounce, **opts) as scanner:
+                           debounce=cfg.debounce, settle_s=cfg.settle_us * 1e-6, **opts) as scanner:
             squares = [v.parse_square(s) for s in args.squares.split(",")] if args.squares else None
             poses = ("centre",) if args.quick else ("centre", "off-centre", "king")
             findings = check_live(scanner, CellWaiter(scanner, timeout=args.timeout), prompter, squares,
