@@ -80,14 +80,14 @@ class LineVoltages:
         one through conducting switches, ``pulled_up`` have their pull-up on; ``edges[n]`` lists the
         lines ``n`` pushes current into (with the drop on the way)."""
         m = self.model
-        now = {n: self.voltage(n, t) for n in self._state}
+        same_edges = edges is self._edges
         feeders: dict[Node, int] = {}
         for n, outs in edges.items():
             if n in pulled_up:
                 for k, _ in outs:
                     feeders[k] = feeders.get(k, 0) + 1
-        for n in self._state:
-            c = m.c_line
+        c = m.c_line
+        for n, (t0, v0, old_target, old_tau) in self._state.items():
             if n in driven:
                 target, tau = 0.0, m.r_drive * c
             elif n in low:
@@ -97,6 +97,9 @@ class LineVoltages:
             elif feeders.get(n):  # floating, charged through closed switches by pulled-up lines
                 target, tau = m.v_dd - m.v_diode, m.r_pullup * 2 * c / feeders[n]
             else:  # floating: keeps its charge
-                target, tau = now[n], math.inf
-            self._state[n] = (t, now[n], target, tau)
+                target, tau = None, math.inf
+            if same_edges and tau == old_tau and (target is None or target == old_target):
+                continue  # the same curve goes on
+            v = self.voltage(n, t)
+            self._state[n] = (t, v, v if target is None else target, tau)
         self._edges = edges

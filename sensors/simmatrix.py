@@ -167,7 +167,8 @@ class SimulatedMatrix:
         self._volts_key: tuple | None = None
         self.pin_calls = 0
         self._cache: tuple | None = None
-        self._closed_cache: tuple[float, frozenset[Cell]] | None = None
+        self._closed_cache: tuple[float, float, frozenset[Cell]] | None = None
+        self._edges_cache: tuple[frozenset[Cell], dict] | None = None
         self._change_times: list[float] = []
 
     # -- the pieces -----------------------------------------------------------------------
@@ -270,11 +271,14 @@ class SimulatedMatrix:
 
     def closed_cells(self, t: float | None = None) -> frozenset[Cell]:
         t = self._now(t)
-        if self._closed_cache is not None and self._closed_cache[0] == t:
-            return self._closed_cache[1]
+        cache = self._closed_cache
+        if cache is not None and cache[0] <= t < cache[1]:  # no contact moves in [t0, next change)
+            return cache[2]
         rows, cols = self.pinmap.shape
         out = frozenset((r, c) for r in range(rows) for c in range(cols) if self.contact((r, c), t))
-        self._closed_cache = (t, out)
+        k = bisect.bisect_right(self._change_times, t)
+        upto = self._change_times[k] if k < len(self._change_times) else float("inf")
+        self._closed_cache = (t, upto, out)
         return out
 
     # -- the wires ------------------------------------------------------------------------
@@ -292,25 +296,28 @@ class SimulatedMatrix:
         node = self._role.get(gpio)
         if node is None:
             return
+        was = node in self._driven
         if low and not self._broken(node):
             self._driven[node] = True
         else:
             self._driven.pop(node, None)
-        self._cache = None
-        self._reanchor()
+        if was != (node in self._driven):
+            self._reanchor()
 
     def _pull(self, gpio: int, up: bool) -> None:
         """The pin's pull-up went on or off (an input's bias)."""
         node = self._role.get(gpio)
         if node is None:
             return
+        was = node in self._pulled_up
         (self._pulled_up.add if up and not self._broken(node) else self._pulled_up.discard)(node)
-        self._reanchor()
+        if was != (node in self._pulled_up):
+            self._reanchor()
 
     def _low_set(self, t: float) -> set[tuple[str, int]]:
-        key = (t, frozenset(self._driven))
+        closed = self.closed_cells(t)
+        key = (closed, frozenset(self._driven))
         if self._cache is None or self._cache[0] != key:
-            closed = self.closed_cells(t)
             if not self._driven:
                 low = set()
             elif not self.no_diode and not self.reversed and all(k == "r" for k, _ in self._driven):
@@ -342,12 +349,15 @@ class SimulatedMatrix:
             return
         t = self.clock()
         closed = self.closed_cells(t)
-        drop = self.line_model.v_diode
-        edges: dict = {}
-        for into, froms in conduction(closed, self.no_diode, self.reversed).items():
-            for f in froms:
-                cell = (into[1], f[1]) if into[0] == "r" else (f[1], into[1])
-                edges.setdefault(f, []).append((into, 0.0 if cell in self.no_diode else drop))
+        if self._edges_cache is None or self._edges_cache[0] != closed:
+            drop = self.line_model.v_diode
+            edges: dict = {}
+            for into, froms in conduction(closed, self.no_diode, self.reversed).items():
+                for f in froms:
+                    cell = (into[1], f[1]) if into[0] == "r" else (f[1], into[1])
+                    edges.setdefault(f, []).append((into, 0.0 if cell in self.no_diode else drop))
+            self._edges_cache = (closed, edges)
+        edges = self._edges_cache[1]
         self._volts.update(t, set(self._driven), self._low_set(t), self._pulled_up, edges)
         self._volts_key = closed
 
