@@ -124,6 +124,7 @@ def test_committed_files_are_what_the_generator_makes():
         assert (SCH / f"matrix_{board}.kicad_sch").read_text(encoding="utf-8") == generate.schematic(board)
     assert (SCH / "WIRING.md").read_text(encoding="utf-8") == generate.wiring_table()
     assert (SCH / "BOM.md").read_text(encoding="utf-8") == generate.bom()
+    assert (SCH / "PLACEMENT.md").read_text(encoding="utf-8") == generate.placement()
 
 
 def test_clock_buttons_do_not_collide_with_the_matrix():

@@ -23,9 +23,10 @@ from rig.variants import get_variant  # noqa: E402
 from sensors.cellmap import default_cellmap  # noqa: E402
 from sensors.pinmap import (CLOCK_BUTTON_PINS, DEFAULT_PINMAP_8x8, DEFAULT_PINMAP_10x10, HEADER,  # noqa: E402
                             HEADER_POWER, SERIES_RESISTOR_OHMS)
+from placement import placement_md  # noqa: E402
 from wiring import wiring_table  # noqa: E402
 
-__all__ = ["BOARDS", "schematic", "wiring_table", "bom", "line_signals", "main"]
+__all__ = ["BOARDS", "schematic", "wiring_table", "bom", "placement", "line_signals", "main"]
 
 BOARDS = {"8x8": ("portuguese", DEFAULT_PINMAP_8x8), "10x10": ("international", DEFAULT_PINMAP_10x10)}
 FONT = "(effects (font (size 1.27 1.27)))"
@@ -183,12 +184,22 @@ def schematic(board: str) -> str:
             f'  (sheet_instances (path "/" (page "1")))\n  (symbol_instances {inst})\n)\n')
 
 
+def placement() -> str:
+    """PLACEMENT.md, with each board's test squares (cells ROW0/COL0 and ROW1/COL0)."""
+    squares = {}
+    for variant, _ in BOARDS.values():
+        cm = default_cellmap(variant)
+        squares[variant] = (cm.square((0, 0)), cm.square((1, 0)))
+    return placement_md(squares)
+
+
 def main() -> int:
     for board in BOARDS:
         (HERE / f"matrix_{board}.kicad_sch").write_text(schematic(board), encoding="utf-8")
     (HERE / "WIRING.md").write_text(wiring_table(), encoding="utf-8")
     (HERE / "BOM.md").write_text(bom(), encoding="utf-8")
-    print(f"wrote {', '.join(f'matrix_{b}.kicad_sch' for b in BOARDS)}, WIRING.md, BOM.md in {HERE}")
+    (HERE / "PLACEMENT.md").write_text(placement(), encoding="utf-8")
+    print(f"wrote {', '.join(f'matrix_{b}.kicad_sch' for b in BOARDS)}, WIRING.md, BOM.md, PLACEMENT.md in {HERE}")
     return 0
 
 
