@@ -34,3 +34,14 @@ def test_the_upright_reading_is_strongest_under_the_centre():
     g = Geometry()
     rs = [reading(g, "upright", x, 0.0) for x in (0.0, 2.0, 4.0, 6.0, 8.0)]
     assert rs == sorted(rs, reverse=True)
+
+
+def test_the_hand_written_notes_quote_the_model():
+    from sensors.cellmap import default_cellmap
+
+    text = (Path(__file__).resolve().parent.parent / "hardware" / "schematics" / "README.md").read_text()
+    assert f"glass {best_flat_offset(Geometry(top=3.0)):g} mm (3 mm top) to {best_flat_offset(Geometry(top=5.0)):g} mm" in text
+    p, i = default_cellmap("portuguese"), default_cellmap("international")
+    assert f"--squares {p.square((0, 0))},{p.square((1, 0))}" in text
+    assert f"--squares {i.square((0, 0))},{i.square((1, 0))}" in text
+    assert "flat right under the centre" in text and "dead spot" in text
