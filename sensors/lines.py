@@ -9,7 +9,7 @@ Two backends behind one small interface (:class:`MatrixLines`):
   every column is one ``group_read``: 2 calls per row.
 - :class:`GpiozeroLines` uses gpiozero pins one by one (any pin factory: the
   mock ones in tests, or a Pi without lgpio). Through gpiozero's lgpio pins
-  that costs about 8 + one per column lgpio calls per row
+  that costs 7 lgpio calls per row plus one per column
   (``bench/bench_matrix_scan.py`` counts them).
 
 ``calls`` counts the backend calls made; ``open_lines`` picks a backend.
