@@ -123,3 +123,27 @@ def test_settle_time_is_in_the_config_file(tmp_path):
     path.write_text(text.replace("settle_us = 120.0", "settle_us = -1"))
     with pytest.raises(MatrixConfigError, match="settle_us"):
         load_matrix_config(path)
+
+
+def test_open_lines_prefers_lgpio_groups_on_a_pi(monkeypatch):
+    import sys
+
+    from sensors.lines import open_lines
+
+    clock, m = board()
+    fake = m.lgpio()
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setitem(sys.modules, "lgpio", fake)
+    lines = open_lines(m.pinmap)
+    assert isinstance(lines, LgpioLines) and lines.handle is not None
+    lines.close()
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")              # asked for another pin factory
+    assert isinstance(open_lines(m.pinmap, m.pin_factory()), GpiozeroLines)
+    fake.label = "not-a-pi"
+    with pytest.raises(MatrixConfigError, match="no Raspberry Pi GPIO chip"):
+        open_lines(m.pinmap, backend="lgpio")
+    with pytest.raises(MatrixConfigError, match="unknown pin backend"):
+        open_lines(m.pinmap, backend="pigpio")
+    monkeypatch.setitem(sys.modules, "lgpio", None)                  # no lgpio installed
+    with pytest.raises(MatrixConfigError, match="needs lgpio"):
+        open_lines(m.pinmap, backend="lgpio")
