@@ -40,7 +40,8 @@ def bom_lines() -> list[BomLine]:
     lines10 = len(DEFAULT_PINMAP_10x10.signals()) + len(CLOCK_BUTTON_PINS)
     return [
         BomLine("SW1..", "Reed switch, bare glass (not a housed sensor), normally open (form A), glass 14 mm x "
-                "2.3 mm, pull-in 10-15 AT, 10 W / 0.5 A, axial leads", "Standex-Meder MKA-14103",
+                "2.3 mm, pull-in band 10-15 AT, 10 W / 0.5 A, axial leads",
+                "Littelfuse MACD-14-10-15 (or RMCIP MKA-14103, same size)",
                 _spares(SQUARES["8x8"]), _spares(SQUARES["10x10"]),
                 f"{SQUARES['8x8']} / {SQUARES['10x10']} fitted + about 10 % spares (glass breaks); one pull-in "
                 "band for the whole board"),
@@ -88,7 +89,8 @@ def bom() -> str:
             "  sharp side cutters while holding them the same way. Solder at least 3 mm from the glass, 3 s",
             "  at most.",
             "- Check every reed with a magnet and a continuity tester before fitting it; keep the stock away",
-            "  from the magnets.",
+            "  from the magnets. Cutting a reed's leads shorter raises its pull-in: cut them all to the same",
+            "  length, and build the test squares with leads cut as on the board.",
             "- Diodes: the band is the cathode, which goes to the row. A reversed diode reads as a dead",
             "  square; `rig doctor` names it (`reversed-diode`).",
             "- Build one test square first (`hardware/schematics/README.md`) before buying for the board.",

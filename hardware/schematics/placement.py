@@ -32,7 +32,7 @@ __all__ = ["Geometry", "reading", "evaluate", "best_flat_offset", "table", "plac
 
 @dataclass(frozen=True)
 class Geometry:
-    """Millimetres. ``reed``: glass length (Standex-Meder MKA-14103: 14 mm, 2.3 mm diameter);
+    """Millimetres. ``reed``: glass length (the BOM's MACD-14 / MKA-14103: 14 mm, 2.28 mm diameter);
     ``top``: board top thickness; ``base``: piece material under the magnet; ``magnet_h``: magnet
     thickness (8 x 2 mm N42); ``piece_h``: a piece's height (a king's second magnet sits that much
     higher); ``stub``: an upright reed's top lead, kept straight 3 mm above the glass (bent further
@@ -40,7 +40,7 @@ class Geometry:
     size; ``wobble``: how far off-centre a piece may sit."""
 
     reed: float = 14.0
-    reed_d: float = 2.3
+    reed_d: float = 2.28
     top: float = 3.0
     base: float = 1.0
     magnet_h: float = 2.0
