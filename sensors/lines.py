@@ -170,6 +170,7 @@ class LgpioLines:
         self._all_cols = (1 << len(self.cols)) - 1
         self.handle = lg.gpiochip_open(find_gpio_chip(lg) if chip is None else chip)
         self._claimed: list[int] = []
+        self.output_bias = True  # released (open-drain high) lines keep their pull-up
         try:
             self._claim(self.rows, self.cols)
         except Exception:
@@ -182,7 +183,14 @@ class LgpioLines:
 
     def _claim(self, driven: list[int], read: list[int]) -> None:
         lg = self.lg
-        self._call("group_claim_output", driven, [1] * len(driven), lg.SET_OPEN_DRAIN | lg.SET_PULL_UP)
+        levels = [1] * len(driven)
+        if self.output_bias:
+            try:
+                self._call("group_claim_output", driven, levels, lg.SET_OPEN_DRAIN | lg.SET_PULL_UP)
+            except lg.error:  # a kernel without bias on output lines: released lines float (diodes still block)
+                self.output_bias = False
+        if not self.output_bias:
+            self._call("group_claim_output", driven, levels, lg.SET_OPEN_DRAIN)
         self._claimed.append(driven[0])
         self._call("group_claim_input", read, lg.SET_PULL_UP)
         self._claimed.append(read[0])

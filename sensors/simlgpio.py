@@ -35,8 +35,10 @@ class SimLgpio:
     GROUP_ALL = GROUP_ALL
     error = error
 
-    def __init__(self, matrix: "SimulatedMatrix", chip: int = 0, label: str = "pinctrl-bcm2711"):
+    def __init__(self, matrix: "SimulatedMatrix", chip: int = 0, label: str = "pinctrl-bcm2711",
+                 output_bias: bool = True):
         self.matrix = matrix
+        self.output_bias = output_bias  # False: a kernel that refuses pull flags on output lines
         self.chip, self.label = chip, label
         self.calls: Counter[str] = Counter()
         self._open: set[int] = set()
@@ -87,6 +89,9 @@ class SimLgpio:
 
     def group_claim_output(self, handle: int, gpio: list[int], levels: list[int] = [0],  # noqa: B006
                            lFlags: int = 0) -> int:  # noqa: N803
+        if not self.output_bias and lFlags & (SET_PULL_UP | SET_PULL_DOWN):
+            self._call("group_claim_output", handle)
+            raise error("bad GPIO line flags")
         self._claim("group_claim_output", handle, gpio, "out", lFlags)
         levels = list(levels) + [0] * (len(gpio) - len(levels))
         self._set(gpio[0], sum(1 << k for k, v in enumerate(levels) if v))

@@ -147,3 +147,15 @@ def test_open_lines_prefers_lgpio_groups_on_a_pi(monkeypatch):
     monkeypatch.setitem(sys.modules, "lgpio", None)                  # no lgpio installed
     with pytest.raises(MatrixConfigError, match="needs lgpio"):
         open_lines(m.pinmap, backend="lgpio")
+
+
+def test_lgpio_lines_work_on_a_kernel_without_bias_on_outputs():
+    from sensors.simlgpio import SimLgpio
+
+    clock, m = board()
+    m.set_occupied({1, 6}, 0.0, bounce=False)
+    lg = SimLgpio(m, output_bias=False)
+    with MatrixScanner(V, lines=LgpioLines(m.pinmap, lg=lg), clock=clock, sleep=clock.sleep) as s:
+        assert s.lines.output_bias is False
+        assert cells(s.read_raw()) == m.wiring.cells_of({1, 6})
+        assert not lg._groups[m.pinmap.rows[0]][2] & lg.SET_PULL_UP
