@@ -48,8 +48,8 @@ class CalibrationResult:
     warnings: tuple[str, ...] = field(default=())
 
     def config(self, pins: PinMap, scan_hz: float = 200.0, debounce: int = 3) -> MatrixConfig:
-        return MatrixConfig(self.cellmap.variant, pins, self.cellmap, scan_hz, debounce, self.axis,
-                            self.orientation, self.crossed + self.warnings)
+        return MatrixConfig(self.cellmap.variant, pins, self.cellmap, scan_hz=scan_hz, debounce=debounce,
+                            axis=self.axis, orientation=self.orientation, notes=self.crossed + self.warnings)
 
 
 def _line_pos(v: Variant, axis: str, square: int) -> tuple[int, int]:

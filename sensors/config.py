@@ -3,6 +3,7 @@
     variant = "portuguese"
     scan_hz = 200.0
     debounce = 3
+    settle_us = 50.0            # wait after driving a row before reading the columns
 
     [pins]                      # BCM GPIO numbers
     rows = [5, 6, 12, 13, 16, 19, 20, 21]
@@ -37,6 +38,7 @@ class MatrixConfig:
     cellmap: CellMap
     scan_hz: float = 200.0
     debounce: int = 3
+    settle_us: float = 50.0
     axis: str = "ranks"
     orientation: str = "standard"
     notes: tuple[str, ...] = field(default=())
@@ -50,9 +52,13 @@ class MatrixConfig:
             raise MatrixConfigError(f"scan_hz must be a positive number, not {self.scan_hz!r}")
         if isinstance(self.debounce, bool) or not isinstance(self.debounce, int) or self.debounce < 1:
             raise MatrixConfigError(f"debounce must be a whole number of scans >= 1, not {self.debounce!r}")
+        if isinstance(self.settle_us, bool) or not isinstance(self.settle_us, (int, float)) or not (
+                0 <= self.settle_us < 10000):
+            raise MatrixConfigError(f"settle_us must be microseconds between 0 and 10000, not {self.settle_us!r}")
 
     def to_dict(self) -> dict:
         d = {"variant": self.variant, "scan_hz": float(self.scan_hz), "debounce": self.debounce,
+             "settle_us": float(self.settle_us),
              "pins": self.pins.to_dict(),
              "map": {"axis": self.axis, "orientation": self.orientation, "cells": self.cellmap.to_lists()}}
         if self.notes:
@@ -82,6 +88,7 @@ def load_matrix_config(path: str | Path) -> MatrixConfig:
         cellmap = default_cellmap(variant) if cells is None else CellMap(variant, tuple(tuple(r) for r in cells))
         return MatrixConfig(variant=variant, pins=PinMap.from_dict(d.get("pins", {})), cellmap=cellmap,
                             scan_hz=d.get("scan_hz", 200.0), debounce=d.get("debounce", 3),
+                            settle_us=d.get("settle_us", 50.0),
                             axis=m.get("axis", "ranks"), orientation=m.get("orientation", "standard"),
                             notes=tuple(m.get("notes", ())))
     except KeyError as exc:

@@ -14,7 +14,12 @@ finds:
   corner of a rectangle whose other corners are closed: a ghost; the
   diode missing is the corner diagonally opposite X (see :mod:`sensors.circuit`).
 
-:func:`check_live` walks the live board with a person (or scripted hands).
+:func:`check_live` walks the live board with a person (or scripted hands):
+each square with a piece centred, pushed off-centre and as a stacked king,
+naming ``dead``, ``dead-spot``, ``king-not-seen``, ``reversed-diode``,
+``missing-diode``, ``crosstalk`` (a neighbour's reed closed by this magnet:
+one piece cannot make a ghost) and ``ghost`` (a sneak path, only possible
+with three really closed corners), ``miswired`` and ``stuck-closed``.
 """
 
 from __future__ import annotations
@@ -62,11 +67,37 @@ def _cells_of(frame: Frame, cellmap: CellMap, use_raw: bool) -> frozenset[Cell]:
     return cellmap.cells_of(frame.occupied)
 
 
+def _ghost_readings(seq: list[tuple[float, frozenset[Cell]]], burst_s: float) -> list[tuple[float, Cell, set[Cell]]]:
+    """(time, ghost cell, candidate diode-less corners) for every cell that turned on with the third
+    corner of a rectangle whose fourth corner was already closed. Frames closer than ``burst_s`` are
+    one change (a ghost can settle a scan after the switch that makes it)."""
+    steps: list[tuple[float, frozenset[Cell]]] = []
+    for t, cells in seq:
+        if steps and t - steps[-1][0] < burst_s and len(steps) > 1:
+            steps[-1] = (steps[-1][0], cells)
+        else:
+            steps.append((t, cells))
+    out = []
+    for (_, a), (t1, b) in zip(steps, steps[1:]):
+        appeared = b - a
+        if len(appeared) < 2:  # one hand places one piece: the others may be ghosts
+            continue
+        for x in appeared:
+            cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
+                     and (d[0], x[1]) in b and (x[0], d[1]) in b
+                     and ((d[0], x[1]) in appeared or (x[0], d[1]) in appeared)}
+            if cands:
+                out.append((t1, x, cands))
+    return out
+
+
 def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None = None, *,
-                      blink_s: float = 0.1, chatter_min: int = 3, hand_s: float = 0.8) -> list[Finding]:
+                      blink_s: float = 0.1, chatter_min: int = 3, hand_s: float = 0.8,
+                      burst_s: float = 0.05) -> list[Finding]:
     """The findings of a recorded session (empty: nothing wrong seen).
 
-    ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere.
+    ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere;
+    ``burst_s``: frames closer than this are one change for the ghost search.
     """
     v = get_variant(header.variant)
     cellmap = cellmap or default_cellmap(v)
@@ -86,7 +117,6 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     blinks = Counter()
     stuck_suspects: set[Cell] = set()
     lifts: list[float] = []  # times of lifts not yet matched by a put-down
-    ghosts: list[tuple[int, Cell, set[Cell]]] = []  # (frame index, ghost, candidate diode-less corners)
     for (t0, a), (t1, b) in zip(seq, seq[1:]):
         for cell in a ^ b:
             changed[cell] += 1
@@ -108,13 +138,6 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
                         stuck_suspects |= near
                         break
         del lifts[:len(appeared)]
-        if len(appeared) >= 2:  # one hand places one piece: the others may be ghosts
-            for x in appeared:
-                cands = {d for d in a if d[0] != x[0] and d[1] != x[1]
-                         and (d[0], x[1]) in b and (x[0], d[1]) in b
-                         and ((d[0], x[1]) in appeared or (x[0], d[1]) in appeared)}
-                if cands:
-                    ghosts.append((t1, x, cands))
     if start is not None:
         expected = cellmap.cells_of(start)
         for cell in sorted(first - expected):
@@ -130,6 +153,7 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
         if n >= chatter_min:
             out.append(Finding("chattering", sq(cell), f"{n} blinks shorter than {blink_s:g} s "
                                f"({n / duration * 60:.1f} per minute)"))
+    ghosts = _ghost_readings(seq, burst_s)
     while ghosts:  # greedy cover: the corner explaining most ghost readings, ties named together
         score = Counter(d for _, _, cands in ghosts for d in cands)
         best = max(score.values())
@@ -145,34 +169,72 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     return out
 
 
+def _ghosts(extra: set[Cell], real: set[Cell]) -> set[Cell]:
+    """The extra readings a sneak path could make: a rectangle whose other three corners really are
+    closed. With one piece on a clear board there are none: one piece cannot make a ghost."""
+    return {x for x in extra for d in real
+            if d[0] != x[0] and d[1] != x[1] and (d[0], x[1]) in real and (x[0], d[1]) in real}
+
+
 def check_live(scanner: MatrixScanner, waiter: CellWaiter, prompter: Prompter,
-               squares: Iterable[int] | None = None) -> list[Finding]:
-    """Interactive check: clear board (stuck switches, diodes), then a piece on each square in turn."""
+               squares: Iterable[int] | None = None, *, poses: Iterable[str] = ("centre", "off-centre", "king")
+               ) -> list[Finding]:
+    """Interactive check: clear board (stuck switches), then on each square a piece centred, pushed
+    off-centre (the reed's dead spot) and a stacked king (the strongest field: crosstalk), with the
+    diode check after every placement (a reversed diode makes a piece invisible to the scan)."""
     v, cellmap = scanner.variant, scanner.cellmap
     todo = list(range(1, v.squares + 1)) if squares is None else list(squares)
+    poses = list(poses)
     out: list[Finding] = []
+    seen: set[tuple[str, int]] = set()
+
+    def report(kind: str, square: int, message: str, severity: str = "error") -> None:
+        if (kind, square) not in seen:
+            seen.add((kind, square))
+            out.append(Finding(kind, square, message, severity))
+
     prompter.ask(Step("clear", None, "", 0, len(todo)))
     baseline = waiter.settle()
     for cell in sorted(baseline):
-        out.append(Finding("stuck-closed", cellmap.square(cell), "closed on an empty board"))
+        report("stuck-closed", cellmap.square(cell), "closed on an empty board")
     for k, s in enumerate(todo, 1):
-        name = v.square_name(s)
-        prompter.ask(Step("place", s, name, k, len(todo)))
-        new = waiter.change(baseline) - baseline
-        want = cellmap.cell(s)
-        if not new:
-            out.append(Finding("dead", s, "nothing closed with a piece on it"))
-        elif new != {want}:
-            others = sorted(cellmap.square(c) for c in new if c != want)
+        name, want = v.square_name(s), cellmap.cell(s)
+        for pose in poses:
+            prompter.ask(Step("place", s, name, k, len(todo), pose))
+            new = waiter.change(baseline) - baseline
+            backward = scanner.diode_check()
+            piece = {"centre": "a piece", "off-centre": "a piece off-centre", "king": "a stacked king"}[pose]
             if want in new:
-                out.append(Finding("missing-diode" if len(new) > 2 else "crosstalk", s,
-                                   f"also closed {others} (a neighbour's switch or a sneak path)", "suspect"))
-            else:
-                out.append(Finding("miswired", s, f"closed the cell of {others}: recalibrate (`rig calibrate matrix`)"))
-        diodes = scanner.diode_check() if new else set()
-        for cell in sorted(diodes):
-            out.append(Finding("missing-diode", cellmap.square(cell), "conducts backwards in the diode check"))
-        prompter.ask(Step("lift", s, name, k, len(todo)))
-        waiter.back_to(baseline)
+                extra = new - {want}
+                ghosts = _ghosts(extra, set(baseline) | {want})
+                for c in sorted(extra - ghosts):
+                    report("crosstalk", cellmap.square(c),
+                           f"{piece} on {name} also closes this square's reed: the magnet reaches the "
+                           f"neighbour (weaker magnet, more distance, or the reed upright)")
+                for c in sorted(ghosts):
+                    report("ghost", cellmap.square(c), f"reads closed with {piece} on {name} through a sneak "
+                           f"path (a missing diode among the closed corners)", "suspect")
+            elif backward.get(want) == "reversed-diode":
+                report("reversed-diode", s, f"{piece} closes the reed but the scan cannot see it: the diode "
+                       "is soldered the wrong way round (band towards the column); turn it round")
+            elif new:
+                others = sorted(cellmap.square(c) for c in new)
+                report("miswired", s, f"{piece} on {name} closed the cell of {others}: recalibrate "
+                       "(`rig calibrate matrix`)")
+            elif pose == "centre":
+                report("dead", s, "nothing closed with a piece on it")
+            elif pose == "off-centre" and ("dead", s) not in seen:
+                report("dead-spot", s, "closes with a piece centred but not pushed off-centre: the reed has a "
+                       "dead spot (mount it upright, see hardware/schematics/README.md)")
+            elif pose == "king" and ("dead", s) not in seen:
+                report("king-not-seen", s, "a stacked king closes nothing although one piece does: the two "
+                       "magnets repel (glue every magnet north up)")
+            for cell, kind in sorted(backward.items()):
+                if cell != want or kind == "missing-diode":
+                    report(kind, cellmap.square(cell), "conducts backwards in the diode check"
+                           + (" (diode missing or shorted)" if kind == "missing-diode" else
+                              " while the scan sees nothing there (diode reversed)"))
+            prompter.ask(Step("lift", s, name, k, len(todo)))
+            waiter.back_to(baseline)
     prompter.tell("no problem found" if not out else f"{len(out)} problem(s) found")
     return out

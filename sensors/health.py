@@ -9,9 +9,10 @@ turns closed cells into occupied squares, and on the way:
 - reports a starting square that never closes (``dead``; nothing to mask:
   the scanner cannot invent a piece);
 - holds cells whose reading a sneak path through a known diode-less cell
-  would also produce (``missing-diode`` events come from the scanner's diode
-  check): a ghost never appears in a frame, at the price that a real change
-  on such a cell is seen only once the rectangle breaks;
+  (or a reversed diode under a piece) would also produce (``missing-diode``
+  and ``reversed-diode`` events come from the scanner's diode check): a ghost
+  never appears in a frame, at the price that a real change on such a cell
+  is seen only once the rectangle breaks;
 - reports ``chattering`` switches (many bounces rejected by the debounce).
 """
 
@@ -26,7 +27,8 @@ from sensors.circuit import indeterminate_cells
 
 __all__ = ["HealthEvent", "HEALTH_KINDS", "HealthMonitor"]
 
-HEALTH_KINDS = ("stuck-closed", "dead", "missing-diode", "chattering", "recovered", "ghost-held")
+HEALTH_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "chattering", "recovered",
+                "ghost-held")
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,9 @@ class HealthMonitor:
         self.chatter_quiet = chatter_quiet
         self.masked: set[Cell] = set()
         self.no_diode: set[Cell] = set()
+        self.reversed: set[Cell] = set()          # ever found reversed
+        self.reversed_now: frozenset[Cell] = frozenset()  # reversed and closed at the last check
+        self.reversed_changed = False
         self.reported: frozenset[Cell] | None = None
         self.events: list[HealthEvent] = []
         self._start_closed: set[Cell] = set()
@@ -82,13 +87,22 @@ class HealthMonitor:
         out.append(ev)
         self.events.append(ev)
 
-    def add_no_diode(self, t: float, cells: Iterable[Cell]) -> list[HealthEvent]:
-        """Cells the diode check found conducting backwards."""
+    def add_backward(self, t: float, found: dict[Cell, str]) -> list[HealthEvent]:
+        """The diode check's result: cell -> ``missing-diode`` or ``reversed-diode``."""
         out: list[HealthEvent] = []
-        for cell in sorted(set(cells) - self.no_diode):
-            self.no_diode.add(cell)
-            self._event(out, t, "missing-diode", cell,
-                        "conducts backwards (diode missing or shorted): ghosts possible in its rectangles")
+        for cell, kind in sorted(found.items()):
+            if kind == "missing-diode" and cell not in self.no_diode:
+                self.no_diode.add(cell)
+                self._event(out, t, kind, cell,
+                            "conducts backwards (diode missing or shorted): ghosts possible in its rectangles")
+            elif kind == "reversed-diode" and cell not in self.reversed:
+                self.reversed.add(cell)
+                self._event(out, t, kind, cell,
+                            "a piece there is invisible to the scan: the diode is soldered the wrong way round "
+                            "(band towards the column); turn it round")
+        now = frozenset(c for c, k in found.items() if k == "reversed-diode")
+        self.reversed_changed = now != self.reversed_now
+        self.reversed_now = now
         return out
 
     def glitch(self, t: float, cells: Iterable[Cell]) -> list[HealthEvent]:
@@ -131,7 +145,7 @@ class HealthMonitor:
                             "never opened while every other starting square did: a piece that has not "
                             "moved yet, or a switch stuck closed (lift the piece to check)")
         visible = closed - self.masked
-        indet = indeterminate_cells(closed, self.no_diode) - self.masked
+        indet = indeterminate_cells(closed, self.no_diode, self.reversed_now) - self.masked
         if indet:
             if first:
                 before = self.cellmap.cells_of(self.expected_start) if self.expected_start is not None else visible
@@ -141,7 +155,7 @@ class HealthMonitor:
         held = indet - visible
         for cell in sorted(held - self._held):
             self._event(out, t, "ghost-held", cell, "reads closed through a sneak path: kept as it was (empty)",
-                        related=self.cellmap.squares_of(self.no_diode))
+                        related=self.cellmap.squares_of(self.no_diode | self.reversed_now))
         self._held = held
         self.reported = frozenset(visible)
         return self.cellmap.squares_of(visible), out

@@ -1,18 +1,23 @@
 """The matrix scanner: gpiozero pins in, debounced session frames and health events out.
 
-One scan drives each row low in turn (the other rows high-impedance) and
-reads the columns (pull-ups); a cell is closed when its column reads low.
+One scan drives each row low in turn (the other rows released: inputs with
+their pull-ups on, never floating), waits ``settle_s`` for the lines to
+settle (a released row and its columns climb back through ~50 kOhm pull-ups
+into a few hundred pF: tens of microseconds, see :mod:`sensors.rcmodel`),
+and reads the columns (pull-ups); a cell is closed when its column reads low.
 A cell's debounced state changes after ``debounce`` consecutive scans agree.
-Whenever the debounced cells change the scanner runs the *diode check*
-(each column driven low in turn, rows read with pull-ups: a row reading low
-betrays a closed cell conducting backwards, see :mod:`sensors.circuit`),
+Whenever the debounced cells change, and every ``diode_check_s`` seconds,
+the scanner runs the *diode check* (each column driven low in turn, rows
+read with pull-ups: a row reading low betrays a closed cell conducting
+backwards, a missing diode or, where the scan saw nothing, a reversed one;
+see :mod:`sensors.circuit`),
 then :class:`~sensors.health.HealthMonitor` turns cells into squares. A
 :class:`~rig.session.Frame` is emitted only when the occupied squares change,
 stamped with the monotonic ``clock`` relative to ``t0``.
 
-The pins come from a gpiozero pin factory: the default one on a Pi (lgpio on
-a Pi 5 and older Pis), :class:`~sensors.simmatrix.MatrixMockFactory` in tests
-and demos. Nothing Pi-specific is imported here.
+The lines come from :mod:`sensors.lines`: lgpio group calls on a Pi, or
+gpiozero pins from a pin factory (:class:`~sensors.simmatrix.MatrixMockFactory`
+in tests and demos). Nothing Pi-specific is imported here.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from typing import Callable, Iterable, Iterator
 from rig.session import Frame
 from rig.variants import Variant, get_variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
-from sensors.circuit import rows_low
+from sensors.circuit import explain_backward
 from sensors.errors import MatrixConfigError
 from sensors.health import HealthEvent, HealthMonitor
+from sensors.lines import MatrixLines, open_lines
 from sensors.pinmap import PinMap, default_pinmap
 
 __all__ = ["MatrixScanner", "raw_rows"]
@@ -34,12 +40,9 @@ __all__ = ["MatrixScanner", "raw_rows"]
 MatrixEvent = Frame | HealthEvent
 
 
-def _default_factory():
-    from gpiozero import Device
-
-    if Device.pin_factory is None:
-        Device.pin_factory = Device._default_pin_factory()
-    return Device.pin_factory
+#: Default wait between driving a row and reading the columns: a line of 600 pF (a column and the
+#: row just released) through a 65 kOhm pull-up reaches the Pi's 2.0 V input-high level in ~30 us.
+DEFAULT_SETTLE_S = 50e-6
 
 
 def raw_rows(cells: Iterable[Cell], shape: tuple[int, int]) -> list[str]:
@@ -54,13 +57,17 @@ class MatrixScanner:
     ``expected_start``: squares that must be occupied at the start (health checks), or None.
     ``raw``: put the debounced cell states in each frame's ``raw`` field.
     ``when_frame``/``when_health``: optional callbacks, called from :meth:`scan`.
+    ``settle_s``: wait after driving a row (or a column) before reading; ``diode_check_s``: run the
+    diode check at least this often (a reversed diode under a piece changes nothing in the scan).
+    ``lines``: the matrix lines (default: :func:`~sensors.lines.open_lines` with ``pin_factory``/``backend``).
     """
 
     def __init__(self, variant: str | Variant, pinmap: PinMap | None = None, cellmap: CellMap | None = None, *,
                  pin_factory=None, scan_hz: float = 200.0, debounce: int = 3,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
                  t0: float | None = None, expected_start: Iterable[int] | None = None, raw: bool = False,
-                 diode_check: bool = True):
+                 diode_check: bool = True, settle_s: float = DEFAULT_SETTLE_S, diode_check_s: float = 1.0,
+                 lines: MatrixLines | None = None, backend: str = "auto"):
         self.variant = get_variant(variant)
         self.pinmap = pinmap or default_pinmap(self.variant.size)
         self.pinmap.check_size(self.variant.size)
@@ -71,6 +78,10 @@ class MatrixScanner:
             raise MatrixConfigError(f"scan rate must be positive, not {scan_hz!r}")
         if not isinstance(debounce, int) or debounce < 1:
             raise MatrixConfigError(f"debounce is a number of scans >= 1, not {debounce!r}")
+        if not (isinstance(settle_s, (int, float)) and 0 <= settle_s < 0.01):
+            raise MatrixConfigError(f"settle time must be between 0 and 10 ms, not {settle_s!r} s")
+        self.settle_s = float(settle_s)
+        self.diode_check_s = diode_check_s
         self.scan_hz = float(scan_hz)
         self.debounce = debounce
         self.clock, self.sleep = clock, sleep
@@ -79,20 +90,7 @@ class MatrixScanner:
         self.health = HealthMonitor(self.cellmap, expected_start)
         self.when_frame: Callable[[Frame], None] | None = None
         self.when_health: Callable[[HealthEvent], None] | None = None
-        self.factory = pin_factory or _default_factory()
-        self._rows, self._cols = [], []
-        try:
-            for g in self.pinmap.rows:
-                p = self.factory.pin(g)
-                p.input_with_pull("floating")
-                self._rows.append(p)
-            for g in self.pinmap.cols:
-                p = self.factory.pin(g)
-                p.input_with_pull("up")
-                self._cols.append(p)
-        except Exception:
-            self.close()
-            raise
+        self.lines = lines if lines is not None else open_lines(self.pinmap, pin_factory, backend)
         n_rows, n_cols = self.pinmap.shape
         self._stable = [0] * n_rows
         self._count = [[0] * n_cols for _ in range(n_rows)]
@@ -101,48 +99,50 @@ class MatrixScanner:
         self.occupied: frozenset[int] | None = None
         self.scans = 0
         self.t0 = self.clock() if t0 is None else t0
+        self._last_check = -float("inf")
         self._closed = False
 
     # -- pins ----------------------------------------------------------------------------
 
+    def _wait_settle(self) -> None:
+        if self.settle_s:
+            self.sleep(self.settle_s)
+
     def read_raw(self) -> list[int]:
-        """One pass over the rows: per row, the bit mask of columns reading low (closed)."""
+        """One pass over the rows: per row, the bit mask of columns reading low (closed).
+        Every row is released again at the end."""
         out = []
-        cols = self._cols
-        for row in self._rows:
-            row.output_with_state(False)
-            m = 0
-            for j, col in enumerate(cols):
-                if not col.state:
-                    m |= 1 << j
-            row.input_with_pull("floating")
-            out.append(m)
+        lines = self.lines
+        for i in range(self.pinmap.shape[0]):
+            lines.drive_row(i)
+            self._wait_settle()
+            out.append(lines.read_cols())
+        lines.drive_row(None)
         return out
 
-    def diode_check(self) -> set[Cell]:
-        """Closed cells that conduct backwards (column driven low, rows pulled up read low).
-
-        A row reading low while column ``j`` is driven names the cell (row, j) when that cell is
-        closed; longer backward chains are attributed to the closed cells on them.
-        """
-        found: set[Cell] = set()
-        closed = self._cells
-        for p in self._rows:
-            p.input_with_pull("up")
+    def diode_readings(self) -> dict[int, set[int]]:
+        """Column driven low -> the rows that read low (pulled up): current flowing backwards."""
+        lines = self.lines
+        out: dict[int, set[int]] = {}
+        lines.begin_check()
         try:
-            for j, col in enumerate(self._cols):
-                col.output_with_state(False)
-                low = {i for i, p in enumerate(self._rows) if not p.state}
-                col.input_with_pull("up")
-                found |= {(i, j) for i in low if (i, j) in closed}
-                for i in low:
-                    if (i, j) not in closed:  # a chain: every closed cell of that row that explains it
-                        found |= {(i, k) for k in range(len(self._cols))
-                                  if (i, k) in closed and i in rows_low(closed, {(i, k)}, k)}
+            for j in range(self.pinmap.shape[1]):
+                lines.drive_col(j)
+                self._wait_settle()
+                m = lines.read_rows()
+                out[j] = {i for i in range(self.pinmap.shape[0]) if m >> i & 1}
+            lines.drive_col(None)
         finally:
-            for p in self._rows:
-                p.input_with_pull("floating")
-        return found
+            lines.end_check()
+        return out
+
+    def diode_check(self) -> dict[Cell, str]:
+        """Cells that conduct backwards: ``"missing-diode"`` for a cell the scan sees closed,
+        ``"reversed-diode"`` for one it does not (its piece is invisible to the scan). Every
+        reading is kept, closed cell or not; chains are reduced to the cells that explain them
+        (:func:`~sensors.circuit.explain_backward`)."""
+        self._last_check = self.clock()
+        return explain_backward(self._cells, self.diode_readings())
 
     # -- scanning ------------------------------------------------------------------------
 
@@ -194,9 +194,13 @@ class MatrixScanner:
         events: list[MatrixEvent] = list(self.health.glitch(t, glitches)) if glitches else []
         if changed or self.occupied is None:
             self._cells = frozenset((i, j) for i, m in enumerate(self._stable)
-                                    for j in range(len(self._cols)) if m >> j & 1)
+                                    for j in range(self.pinmap.shape[1]) if m >> j & 1)
             if self.diode_check_enabled and self._cells:
-                events += self.health.add_no_diode(t, self.diode_check())
+                events += self.health.add_backward(t, self.diode_check())
+        elif self.diode_check_enabled and self.clock() - self._last_check >= self.diode_check_s:
+            events += self.health.add_backward(t, self.diode_check())
+            changed = bool(self.health.reversed_changed)
+        if changed or self.occupied is None:
             occupied, health = self.health.update(t, self._cells)
             events += health
             if occupied != self.occupied:
@@ -227,12 +231,8 @@ class MatrixScanner:
     # -- device protocol -----------------------------------------------------------------
 
     def close(self) -> None:
-        for p in self._rows + self._cols:
-            try:
-                p.close()
-            except Exception:  # noqa: BLE001 - closing must release every pin it can
-                pass
-        self._rows, self._cols = [], []
+        if not self._closed and getattr(self, "lines", None) is not None:
+            self.lines.close()
         self._closed = True
 
     @property
@@ -251,4 +251,5 @@ class MatrixScanner:
         occ = "unsettled" if self.occupied is None else f"occupied={len(self.occupied)}"
         masked = f" masked={sorted(self.cellmap.squares_of(self.health.masked))}" if self.health.masked else ""
         return (f"<MatrixScanner {self.variant.name} {self.pinmap.shape[0]}x{self.pinmap.shape[1]} "
-                f"{self.scan_hz:g}Hz debounce={self.debounce} scans={self.scans} {occ}{masked}>")
+                f"{self.scan_hz:g}Hz debounce={self.debounce} settle={self.settle_s * 1e6:g}us "
+                f"{self.lines.backend} scans={self.scans} {occ}{masked}>")

@@ -25,16 +25,23 @@ __all__ = ["Step", "Prompter", "TerminalPrompter", "ScriptedHands", "CellWaiter"
 
 @dataclass(frozen=True)
 class Step:
-    """One request to the person: ``place`` a piece on ``square``, ``lift`` it, or ``clear`` the board."""
+    """One request to the person: ``place`` a piece on ``square`` (centred, ``pose="off-centre"`` pushed
+    towards a corner, or ``pose="king"`` two stacked pieces), ``lift`` it, or ``clear`` the board."""
 
     kind: str
     square: int | None
     name: str
     index: int
     total: int
+    pose: str = "centre"
 
     @property
     def message(self) -> str:
+        if self.kind == "place" and self.pose == "off-centre":
+            return (f"[{self.index}/{self.total}] Place a piece on square {self.name}, pushed off-centre "
+                    f"(5 mm towards a corner)")
+        if self.kind == "place" and self.pose == "king":
+            return f"[{self.index}/{self.total}] Place a king (two stacked pieces) on square {self.name}"
         if self.kind == "place":
             return f"[{self.index}/{self.total}] Place a piece on square {self.name}"
         if self.kind == "lift":
@@ -80,7 +87,7 @@ class ScriptedHands:
                 self.matrix.set_occupied(())
             return
         if step.kind == "place":
-            self.matrix.place(step.square)
+            self.matrix.place(step.square, pose=step.pose)
         elif step.kind == "lift":
             self.matrix.lift(step.square)
 

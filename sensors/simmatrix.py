@@ -2,8 +2,10 @@
 
 :class:`SimulatedMatrix` knows where the pieces are over time and what the
 switches do about it: contact bounce, a slow magnet chattering near the
-pull-in point, faults (a switch stuck closed, a dead one, a missing diode,
-a broken row or column wire). :class:`MatrixMockFactory` is gpiozero's
+pull-in point, faults (a switch stuck closed, a dead one, a missing or
+reversed diode, a broken row or column wire) and, with a
+:class:`~sensors.rcmodel.LineModel`, lines that take microseconds to
+settle (every pin call then costs ``call_s`` of virtual time). :class:`MatrixMockFactory` is gpiozero's
 :class:`~gpiozero.pins.mock.MockFactory` whose pins read the matrix: a column
 input's level is computed (:mod:`sensors.circuit`) from the switches closed
 at that instant and the row outputs driven low at that instant, so the
@@ -27,13 +29,18 @@ from gpiozero.pins.mock import MockFactory, MockPin
 
 from rig.variants import Variant, get_variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
-from sensors.circuit import low_lines
+from sensors.circuit import conduction, low_lines
 from sensors.errors import MatrixConfigError
 from sensors.pinmap import PinMap, default_pinmap
+from sensors.rcmodel import LineModel, LineVoltages
 
-__all__ = ["SimClock", "Fault", "FAULT_KINDS", "SwitchModel", "SimulatedMatrix", "MatrixPin", "MatrixMockFactory"]
+__all__ = ["SimClock", "Fault", "FAULT_KINDS", "POSES", "SwitchModel", "SimulatedMatrix", "MatrixPin",
+           "MatrixMockFactory"]
 
-FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "broken-row", "broken-col")
+FAULT_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "broken-row", "broken-col",
+               "dead-spot", "crosstalk", "repelling-king")
+#: How a piece can sit on its square (``SimulatedMatrix.place``): the placement faults act on them.
+POSES = ("centre", "off-centre", "king")
 
 
 class SimClock:
@@ -55,8 +62,11 @@ class SimClock:
 
 @dataclass(frozen=True)
 class Fault:
-    """A hardware fault: ``stuck-closed``/``dead``/``missing-diode`` on a square,
-    ``broken-row``/``broken-col`` on a matrix row/column index."""
+    """A hardware fault: ``stuck-closed``/``dead``/``missing-diode``/``reversed-diode`` on a square,
+    ``broken-row``/``broken-col`` on a matrix row/column index, and the placement faults on a square:
+    ``dead-spot`` (a piece off-centre does not close the reed), ``crosstalk`` (a stacked king also
+    closes a diagonal neighbour's reed), ``repelling-king`` (a stacked king closes nothing: the two
+    magnets repel)."""
 
     kind: str
     target: int
@@ -101,11 +111,15 @@ class SimulatedMatrix:
     """The switches and diodes under the board, as a function of time.
 
     ``wiring``: the true cell of each square (default: the standard wiring).
+    ``lines``: the electrical model of the lines (:class:`LineModel`, the default) or None for
+    lines that switch instantly; ``call_s``: virtual time each pin call takes (a :class:`SimClock`
+    only), so reads right after a write see the lines as they are a few microseconds later.
     """
 
     def __init__(self, variant: str | Variant, *, pinmap: PinMap | None = None, wiring: CellMap | None = None,
                  faults: Iterable[str | Fault] = (), model: SwitchModel | None = None, seed: int = 0,
-                 clock: Callable[[], float] | None = None):
+                 clock: Callable[[], float] | None = None, lines: LineModel | None = LineModel(),
+                 call_s: float = 2e-6):
         self.variant = get_variant(variant)
         self.pinmap = pinmap or default_pinmap(self.variant.size)
         self.pinmap.check_size(self.variant.size)
@@ -120,6 +134,9 @@ class SimulatedMatrix:
         self.stuck_closed: set[Cell] = set()
         self.dead: set[Cell] = set()
         self.no_diode: set[Cell] = set()
+        self.reversed: set[Cell] = set()
+        self.placement_faults: dict[int, set[str]] = {}
+        self._induced: dict[int, list[Cell]] = {}  # square -> neighbour cells its king closed too
         self.broken_rows: set[int] = set()
         self.broken_cols: set[int] = set()
         for f in self.faults:
@@ -132,7 +149,11 @@ class SimulatedMatrix:
                 if not 1 <= f.target <= self.variant.squares:
                     raise MatrixConfigError(f"{f}: {self.variant.name} has squares 1..{self.variant.squares}")
                 cell = self.wiring.cell(f.target)
-                {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode}[f.kind].add(cell)
+                if f.kind in ("dead-spot", "crosstalk", "repelling-king"):
+                    self.placement_faults.setdefault(f.target, set()).add(f.kind)
+                    continue
+                {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode,
+                 "reversed-diode": self.reversed}[f.kind].add(cell)
         # per cell: change times and states (the contact's history); empty = open since forever
         self._times: dict[Cell, list[float]] = {}
         self._states: dict[Cell, list[bool]] = {}
@@ -140,8 +161,15 @@ class SimulatedMatrix:
         self._role = {g: ("r", i) for i, g in enumerate(self.pinmap.rows)}
         self._role.update({g: ("c", j) for j, g in enumerate(self.pinmap.cols)})
         self._driven: dict[tuple[str, int], bool] = {}
+        self._pulled_up: set[tuple[str, int]] = set()
+        self.line_model = lines
+        self.call_s = call_s
+        self._volts = None if lines is None else LineVoltages(lines, set(self._role.values()), self.clock())
+        self._volts_key: tuple | None = None
+        self.pin_calls = 0
         self._cache: tuple | None = None
-        self._closed_cache: tuple[float, frozenset[Cell]] | None = None
+        self._closed_cache: tuple[float, float, frozenset[Cell]] | None = None
+        self._edges_cache: tuple[frozenset[Cell], dict] | None = None
         self._change_times: list[float] = []
 
     # -- the pieces -----------------------------------------------------------------------
@@ -203,11 +231,32 @@ class SimulatedMatrix:
                 cell = (r, c)
                 self._contact_change(cell, cell in want, t, bounce, slow)
 
-    def place(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
-        self._contact_change(self.wiring.cell(square), True, self._now(t), bounce, slow)
+    def neighbour(self, square: int) -> int:
+        """The first diagonal neighbour of ``square`` (where a ``crosstalk`` fault reaches)."""
+        f, r = self.variant.coords(square)
+        return next(n for df, dr in ((1, 1), (-1, 1), (1, -1), (-1, -1))
+                    if (n := self.variant.square_at(f + df, r + dr)) is not None)
+
+    def place(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None,
+              pose: str = "centre") -> None:
+        """A piece put on ``square``: ``pose`` centred, pushed ``off-centre`` or a stacked ``king``."""
+        if pose not in POSES:
+            raise MatrixConfigError(f"a piece sits {' or '.join(POSES)}, not {pose!r}")
+        t = self._now(t)
+        faults = self.placement_faults.get(square, set())
+        if (pose == "off-centre" and "dead-spot" in faults) or (pose == "king" and "repelling-king" in faults):
+            return
+        self._contact_change(self.wiring.cell(square), True, t, bounce, slow)
+        if pose == "king" and "crosstalk" in faults:
+            cell = self.wiring.cell(self.neighbour(square))
+            self._induced.setdefault(square, []).append(cell)
+            self._contact_change(cell, True, t, bounce, slow)
 
     def lift(self, square: int, t: float | None = None, *, bounce: bool = True, slow: bool | None = None) -> None:
-        self._contact_change(self.wiring.cell(square), False, self._now(t), bounce, slow)
+        t = self._now(t)
+        self._contact_change(self.wiring.cell(square), False, t, bounce, slow)
+        for cell in self._induced.pop(square, ()):
+            self._contact_change(cell, False, t, bounce, slow)
 
     def contact(self, cell: Cell, t: float | None = None) -> bool:
         """Whether the switch of ``cell`` conducts at ``t`` (faults included)."""
@@ -223,50 +272,105 @@ class SimulatedMatrix:
 
     def closed_cells(self, t: float | None = None) -> frozenset[Cell]:
         t = self._now(t)
-        if self._closed_cache is not None and self._closed_cache[0] == t:
-            return self._closed_cache[1]
+        cache = self._closed_cache
+        if cache is not None and cache[0] <= t < cache[1]:  # no contact moves in [t0, next change)
+            return cache[2]
         rows, cols = self.pinmap.shape
         out = frozenset((r, c) for r in range(rows) for c in range(cols) if self.contact((r, c), t))
-        self._closed_cache = (t, out)
+        k = bisect.bisect_right(self._change_times, t)
+        upto = self._change_times[k] if k < len(self._change_times) else float("inf")
+        self._closed_cache = (t, upto, out)
         return out
 
     # -- the wires ------------------------------------------------------------------------
+
+    def _broken(self, node: tuple[str, int]) -> bool:
+        return (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols)
+
+    def tick(self) -> None:
+        """One pin call: counted, and ``call_s`` of virtual time on a :class:`SimClock`."""
+        self.pin_calls += 1
+        if isinstance(self.clock, SimClock):
+            self.clock.now += self.call_s
 
     def _drive(self, gpio: int, low: bool) -> None:
         node = self._role.get(gpio)
         if node is None:
             return
-        broken = (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols)
-        if low and not broken:
+        was = node in self._driven
+        if low and not self._broken(node):
             self._driven[node] = True
         else:
             self._driven.pop(node, None)
-        self._cache = None
+        if was != (node in self._driven):
+            self._reanchor()
+
+    def _pull(self, gpio: int, up: bool) -> None:
+        """The pin's pull-up went on or off (an input's bias)."""
+        node = self._role.get(gpio)
+        if node is None:
+            return
+        was = node in self._pulled_up
+        (self._pulled_up.add if up and not self._broken(node) else self._pulled_up.discard)(node)
+        if was != (node in self._pulled_up):
+            self._reanchor()
+
+    def _low_set(self, t: float) -> set[tuple[str, int]]:
+        closed = self.closed_cells(t)
+        key = (closed, frozenset(self._driven))
+        if self._cache is None or self._cache[0] != key:
+            if not self._driven:
+                low = set()
+            elif not self.no_diode and not self.reversed and all(k == "r" for k, _ in self._driven):
+                # fast path: with every diode in place a driven row pulls down its own closed cells only
+                low = set(self._driven) | {("c", c) for r, c in closed if ("r", r) in self._driven}
+            else:
+                low = low_lines(closed, self.no_diode, self._driven, reversed_=self.reversed)
+            self._cache = (key, low)
+        return self._cache[1]
 
     def level(self, gpio: int) -> bool | None:
         """The level an input on ``gpio`` reads now (True = high), or None for a pin not on the matrix."""
         node = self._role.get(gpio)
         if node is None:
             return None
-        if (node[0] == "r" and node[1] in self.broken_rows) or (node[0] == "c" and node[1] in self.broken_cols):
+        if self._broken(node):
             return True
         t = self.clock()
-        key = (t, frozenset(self._driven))
-        if self._cache is None or self._cache[0] != key:
-            closed = self.closed_cells(t)
-            if not self._driven:
-                low = set()
-            elif not self.no_diode and all(k == "r" for k, _ in self._driven):
-                # fast path: with every diode in place a driven row pulls down its own closed cells only
-                low = set(self._driven) | {("c", c) for r, c in closed if ("r", r) in self._driven}
-            else:
-                low = low_lines(closed, self.no_diode, self._driven)
-            self._cache = (key, low)
-        return node not in self._cache[1]
+        low = self._low_set(t)
+        if self._volts is None:
+            return node not in low
+        if self.closed_cells(t) != self._volts_key:
+            self._reanchor()
+        return self._volts.high(node, t)
+
+    def _reanchor(self) -> None:
+        """The circuit changed now (a drive, a pull, a switch): every line follows a new curve."""
+        if self._volts is None:
+            return
+        t = self.clock()
+        closed = self.closed_cells(t)
+        if self._edges_cache is None or self._edges_cache[0] != closed:
+            drop = self.line_model.v_diode
+            edges: dict = {}
+            for into, froms in conduction(closed, self.no_diode, self.reversed).items():
+                for f in froms:
+                    cell = (into[1], f[1]) if into[0] == "r" else (f[1], into[1])
+                    edges.setdefault(f, []).append((into, 0.0 if cell in self.no_diode else drop))
+            self._edges_cache = (closed, edges)
+        edges = self._edges_cache[1]
+        self._volts.update(t, set(self._driven), self._low_set(t), self._pulled_up, edges)
+        self._volts_key = closed
 
     def pin_factory(self) -> "MatrixMockFactory":
         """A gpiozero pin factory whose pins are this matrix's wires."""
         return MatrixMockFactory(self)
+
+    def lgpio(self):
+        """A simulated ``lgpio`` module whose GPIOs are this matrix's wires (:mod:`sensors.simlgpio`)."""
+        from sensors.simlgpio import SimLgpio
+
+        return SimLgpio(self)
 
     def __repr__(self) -> str:
         faults = ", ".join(map(str, self.faults)) or "no faults"
@@ -276,7 +380,7 @@ class SimulatedMatrix:
 
 class MatrixPin(MockPin):
     """A mock pin wired to the factory's :class:`SimulatedMatrix`: an input reads the matrix,
-    an output driven low pulls its row (or column) down."""
+    an output driven low pulls its row (or column) down; every call costs the matrix's ``call_s``."""
 
     def _matrix(self) -> SimulatedMatrix:
         return self.factory.matrix
@@ -285,6 +389,7 @@ class MatrixPin(MockPin):
         return int(self.info.name[4:])
 
     def _get_state(self):
+        self._matrix().tick()
         if self._function == "input":
             level = self._matrix().level(self._gpio())
             if level is not None and (self._pull == "up" or not level):
@@ -292,10 +397,18 @@ class MatrixPin(MockPin):
         return self._state
 
     def _set_function(self, value):
+        self._matrix().tick()
         super()._set_function(value)
         self._matrix()._drive(self._gpio(), value == "output" and not self._state)
+        self._matrix()._pull(self._gpio(), value == "input" and self._pull == "up")
+
+    def _set_pull(self, value):
+        self._matrix().tick()
+        super()._set_pull(value)
+        self._matrix()._pull(self._gpio(), self._function == "input" and value == "up")
 
     def _set_state(self, value):
+        self._matrix().tick()
         super()._set_state(value)
         self._matrix()._drive(self._gpio(), not value)
 

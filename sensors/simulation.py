@@ -74,14 +74,14 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
                        diode_check=diode_check) as scanner:
         k = 0
         while True:
-            clock.now = t_start + k * period  # the scan grid, free of float drift
+            grid = clock.now = t_start + k * period  # the scan grid, free of float drift
             if clock.now > t_end:
                 break
             for ev in scanner.scan():
                 (frames if isinstance(ev, Frame) else health).append(ev)
             k += 1
-            if scanner.quiet:
-                nxt = matrix.next_change(clock.now)
+            if scanner.quiet:  # a scan takes virtual time too: a change during it is still to be seen
+                nxt = matrix.next_change(grid)
                 target = t_end if nxt is None else min(nxt, t_end)
                 k = max(k, math.ceil((target - t_start) / period - 1e-9))
         scans = scanner.scans

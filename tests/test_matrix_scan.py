@@ -44,7 +44,7 @@ def test_mock_pins_read_the_matrix_one_row_at_a_time():
         cm = s.cellmap
         assert {(i, j) for i, mask in enumerate(raw) for j in range(4) if mask >> j & 1} == cm.cells_of({1, 6, 32})
         # only the row being read is driven: every row pin is an input again after the scan
-        assert all(p.function == "input" for p in s._rows)
+        assert all(p.function == "input" and p.pull == "up" for p in s.lines.pins[0])
         assert "portuguese 8x4" in repr(s)
     assert s.closed and "closed" in repr(s)
 

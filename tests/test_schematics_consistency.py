@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sensors.pinmap import DEFAULT_PINMAP_8x8, DEFAULT_PINMAP_10x10, HEADER
+from sensors.pinmap import CLOCK_BUTTON_PINS, DEFAULT_PINMAP_8x8, DEFAULT_PINMAP_10x10, HEADER, SERIES_RESISTOR_OHMS
 from sensors.cellmap import default_cellmap
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,11 +73,24 @@ def nets_of(path: Path):
 def test_schematic_header_nets_match_the_pin_map(board, pinmap, variant):
     nets, names, props = nets_of(SCH / f"matrix_{board}.kicad_sch")
     header_nets = {names[k]: v for k, v in nets.items() if k[0] == "J1"}
-    expected = {f"GPIO{g}": net for net, g in pinmap.signals()}
+    lines = pinmap.signals() + [(f"BTN_{k.upper()}", g) for k, g in CLOCK_BUTTON_PINS.items()]
+    expected = {f"GPIO{g}": f"P_{net}" for net, g in lines} | {"GND": "GND"}
     assert header_nets == expected
-    # and on the right physical pins
-    for net, g in pinmap.signals():
-        assert nets[("J1", str(HEADER[g]))] == net
+    # on the right physical pins, nothing on the power pins, and a series resistor on every line
+    for net, g in lines:
+        assert nets[("J1", str(HEADER[g]))] == f"P_{net}"
+    assert not {("J1", str(p)) for p in (1, 2, 4, 17)} & set(nets)
+    resistors = {props[r]["Line"]: r for r in props if r.startswith("R")}
+    assert set(resistors) == {net for net, _ in lines}
+    for net, r in resistors.items():
+        assert nets[(r, "1")] == f"P_{net}" and nets[(r, "2")] == net
+        assert props[r]["Value"] == str(SERIES_RESISTOR_OHMS)
+    # the clock buttons close their line to GND
+    buttons = [r for r in props if props[r].get("Value", "").startswith("clock button")]
+    assert sorted(nets[(b, "1")] for b in buttons) == sorted(f"BTN_{k.upper()}" for k in CLOCK_BUTTON_PINS)
+    assert all(nets[(b, "2")] == "GND" for b in buttons)
+    # every symbol has a footprint
+    assert all(p["Footprint"] for p in props.values())
     # every cell: COLj -> switch -> wire -> diode anode, cathode -> ROWi, under the square the map says
     cm = default_cellmap(variant)
     for r in range(pinmap.shape[0]):
@@ -87,13 +100,13 @@ def test_schematic_header_nets_match_the_pin_map(board, pinmap, variant):
             assert nets[(f"D{sq}", "1")] == f"ROW{r}" and names[(f"D{sq}", "1")] == "K"
             assert nets[(f"SW{sq}", "2")] == nets[(f"D{sq}", "2")] and names[(f"D{sq}", "2")] == "A"
             assert props[f"SW{sq}"]["Cell"] == f"{r},{c}"
-    assert sum(1 for k in props if k.startswith("SW")) == cm.shape[0] * cm.shape[1]
+    assert sum(1 for k in props if k.startswith("SW") and "Square" in props[k]) == cm.shape[0] * cm.shape[1]
 
 
 def test_wiring_table_matches_the_pin_map():
     text = (SCH / "WIRING.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| (ROW\d+|COL\d+) \| GPIO(\d+) \| (\d+) \| (yes|-) \| (yes|-) \|$", text, re.M)
-    table = {net: (int(g), int(pin), small == "yes", big == "yes") for net, g, pin, small, big in rows}
+    rows = re.findall(r"^\| (\d+) \| GPIO(\d+) \| [^|]+ \| (ROW\d+|COL\d+) \| (yes|-) \| (yes|-) \|", text, re.M)
+    table = {net: (int(g), int(pin), small == "yes", big == "yes") for pin, g, net, small, big in rows}
     small, big = dict(DEFAULT_PINMAP_8x8.signals()), dict(DEFAULT_PINMAP_10x10.signals())
     assert set(table) == set(big)
     for net, (gpio, pin, in_small, in_big) in table.items():
@@ -111,6 +124,7 @@ def test_committed_files_are_what_the_generator_makes():
         assert (SCH / f"matrix_{board}.kicad_sch").read_text(encoding="utf-8") == generate.schematic(board)
     assert (SCH / "WIRING.md").read_text(encoding="utf-8") == generate.wiring_table()
     assert (SCH / "BOM.md").read_text(encoding="utf-8") == generate.bom()
+    assert (SCH / "PLACEMENT.md").read_text(encoding="utf-8") == generate.placement()
 
 
 def test_clock_buttons_do_not_collide_with_the_matrix():

@@ -113,7 +113,8 @@ def cmd_record(args) -> int:
         opts = {} if clock is None else {"clock": clock, "sleep": sleep}
         with stop_on_signals(stop), MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory,
                                                    scan_hz=cfg.scan_hz, debounce=cfg.debounce,
-                                                   expected_start=expected, raw=args.raw, **opts) as scanner:
+                                                   settle_s=cfg.settle_us * 1e-6, expected_start=expected,
+                                                   raw=args.raw, **opts) as scanner:
             for ev in scanner.run(duration=duration, stop=stop):
                 if isinstance(ev, Frame):
                     write(out, dump_event(ev))
@@ -150,9 +151,11 @@ def cmd_doctor(args) -> int:
         v = get_variant(cfg.variant)
         opts, factory, prompter = _hands(cfg, args)
         with MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory, scan_hz=cfg.scan_hz,
-                           debounce=cfg.debounce, **opts) as scanner:
+                           debounce=cfg.debounce, settle_s=cfg.settle_us * 1e-6, **opts) as scanner:
             squares = [v.parse_square(s) for s in args.squares.split(",")] if args.squares else None
-            findings = check_live(scanner, CellWaiter(scanner, timeout=args.timeout), prompter, squares)
+            poses = ("centre",) if args.quick else ("centre", "off-centre", "king")
+            findings = check_live(scanner, CellWaiter(scanner, timeout=args.timeout), prompter, squares,
+                                  poses=poses)
     if args.json:
         print(json.dumps([f.__dict__ for f in findings], indent=1))
     else:
@@ -213,7 +216,8 @@ def _sim_options(p: argparse.ArgumentParser) -> None:
     from calibration.matrix import ORIENTATIONS
 
     p.add_argument("--fault", action="append", metavar="KIND:N",
-                   help="simulated fault: stuck-closed:SQ, dead:SQ, missing-diode:SQ, broken-row:I, broken-col:J")
+                   help="simulated fault: stuck-closed:SQ, dead:SQ, missing-diode:SQ, reversed-diode:SQ, "
+                        "dead-spot:SQ, crosstalk:SQ, repelling-king:SQ, broken-row:I, broken-col:J")
     p.add_argument("--sim-orientation", choices=sorted(ORIENTATIONS.values()),
                    help="how the simulated board is really wired")
     p.add_argument("--seed", type=int, default=0, help="bounce pattern of the simulated switches")
@@ -251,6 +255,8 @@ def register(sub) -> None:
     p.add_argument("--recording", metavar="SESSION", help="analyse a recorded session instead of the live board")
     p.add_argument("--squares", help="live: only these squares (comma-separated)")
     p.add_argument("--timeout", type=float, default=20.0, help="live: seconds to wait for each piece")
+    p.add_argument("--quick", action="store_true",
+                   help="live: a centred piece only (skip the off-centre piece and the stacked king)")
     p.add_argument("--json", action="store_true", help="findings as JSON")
     p.add_argument("--simulate", action="store_true", help="live check of a simulated matrix, scripted hands")
     _sim_options(p)

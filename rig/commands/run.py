@@ -293,12 +293,13 @@ def run(args: argparse.Namespace) -> int:
                                 white_side=args.white_side, unplugs=unplugs, model=model)
             scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=world.matrix.pin_factory(),
                                     scan_hz=cfg.scan_hz, debounce=cfg.debounce, clock=world.sim_clock,
-                                    sleep=world.sim_clock.sleep, t0=0.0, expected_start=expected)
+                                    sleep=world.sim_clock.sleep, t0=0.0, expected_start=expected,
+                                    settle_s=cfg.settle_us * 1e-6)
             matrix_source = SimMatrixSource(scanner, clock, world.matrix, world.sim_clock, base)
             loop.end_at = world.end_at
         else:
             scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, scan_hz=cfg.scan_hz, debounce=cfg.debounce,
-                                    clock=clock, t0=0.0, expected_start=expected)
+                                    clock=clock, t0=0.0, expected_start=expected, settle_s=cfg.settle_us * 1e-6)
             matrix_source = MatrixSource(scanner, clock)
         sources = [matrix_source]
         if clock_on:
