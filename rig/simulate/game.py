@@ -20,6 +20,7 @@ from typing import IO, Iterable, Sequence
 
 from rig.board import Board
 from rig.errors import IllegalMoveError, RigError
+from rig.law import status_after_reply
 from rig.move import Move
 from rig.session import ClockEvent, Event, Frame, Header, write_session
 from rig.simulate.hands import Hands, SimClock, between
@@ -204,6 +205,7 @@ class Simulation:
         self.model = model
         self.white_first = board.turn
         self.use_clock = clock
+        self.ruleset = variant.default_ruleset     # whose book says what the opponent's move does (rig.law)
         self.hands = Hands(board.occupied(), rng, model)
         self.clock: SimClock | None = None
         self.ply = 0
@@ -252,7 +254,8 @@ class Simulation:
         still = []
         for i in self._pending:
             if self.irregularities[i]["side"] != name:
-                self.irregularities[i]["status"] = "accepted"
+                # accepted (CODEX art. 50, FMJD 5.7), or open for the arbiter under the FPD (000 7.5a)
+                self.irregularities[i]["status"] = status_after_reply(self.ruleset, self.irregularities[i]["type"])
             else:
                 still.append(i)
         self._pending = still
@@ -420,6 +423,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
 
     board = Board(v, fen)
     sim = Simulation(v, board, rng, model, clock)
+    sim.ruleset = ruleset or v.default_ruleset
     notes: list[str] = []
     if 0 in by_ply and by_ply[0].type == "wrong-setup":
         prepare_setup(sim)
