@@ -99,20 +99,22 @@ class Book:
 
 def _book(id: str, title: str, touch: TouchMove, prefix: str, consequence: Consequence, penalty: str,
           *rows: tuple) -> Book:
-    """Rows ``(type, articles, text[, consequence[, observation]])``; articles are cited with ``prefix``."""
+    """Rows ``(type, articles, text[, consequence[, observation[, penalty]]])``; articles are cited with
+    ``prefix``; ``consequence`` and ``penalty`` are the book's defaults for a row that names none."""
     laws = {}
     for row in rows:
         kind, articles, text = row[:3]
         cons = row[3] if len(row) > 3 and row[3] is not None else consequence
-        observation = len(row) > 4 and row[4]
-        laws[kind] = Law(kind, f"{prefix} {articles}", cons, text, penalty, observation)
+        observation = len(row) > 4 and bool(row[4])
+        pen = row[5] if len(row) > 5 else penalty
+        laws[kind] = Law(kind, f"{prefix} {articles}", cons, text, pen, observation)
     return Book(id, title, touch, MappingProxyType(laws))
 
 
 R, P, A = Consequence.RESTORE, Consequence.PENALTY, Consequence.ACCEPTED
 
 FPD_2026 = _book(
-    "fpd-2026", "FPD Regras Oficiais 2026 (seed 000)", TouchMove.FIRST_TOUCHED, "FPD", R, "FPD 12.9",
+    "fpd-2026", "FPD Regras Oficiais 2026 (seed 000)", TouchMove.FIRST_TOUCHED, "FPD", R, "",
     ("touched-piece-not-moved", "4.3-4.5",
      "4.3: a piece deliberately touched must be played if it has a legal move; 4.4: of several, the first "
      "touched that can move; 4.5: if none can, any legal move"),
@@ -120,7 +122,7 @@ FPD_2026 = _book(
      "4.6: a piece set down and released on a square cannot be moved on in the same move (4.8: the move is "
      "made at the release)"),
     ("opponent-piece-touched", "4.13", "4.13: a player may not handle the opponent's pieces, except to "
-     "carry out a capture (6.2e: only the player whose clock runs adjusts pieces)", P),
+     "carry out a capture (6.2e: only the player whose clock runs adjusts pieces)", P, False, "FPD 12.9"),
     ("capture-removed-early", "3.8, 4.10",
      "3.8: captured pieces are removed only when the capturing move is over, not one by one"),
     ("capture-not-removed", "3.4c", "3.4c: the move is over only once the captured piece is removed"),
@@ -141,18 +143,19 @@ FPD_2026 = _book(
     ("move-taken-back", "4.8, 7.5a",
      "4.8: a move is made when the piece is released on its square; undoing it is an illegal move (7.5a)"),
     ("clock-without-move", "7.5b",
-     "7.5b: pressing the clock without making a move is treated and penalised as an illegal move (7.5a)"),
+     "7.5b: pressing the clock without making a move is treated and penalised as an illegal move (7.5a)",
+     R, False, "FPD 7.5b, 12.9"),
     ("uncrowned-king-moved", "3.1d-g",
      "3.1d: a man reaching the base becomes a king, crowned with another man; 3.1f: play goes on only after "
      "the crowning; 3.1g: if it is not crowned, the opponent is asked to do it", P, True),
     ("wrong-setup", "7.2", "7.2: a wrong set-up or board orientation annuls the game; a new one is played"),
     ("position-lost", "7.4, 7.5a",
      "7.4a: pieces displaced or knocked over are put back by that player in his own time (7.4c: he may be "
-     "penalised); 7.5a: else the last identifiable position"),
+     "penalised); 7.5a: else the last identifiable position", R, False, "FPD 7.4c"),
 )
 
 FPD_CLASSIC = _book(
-    "fpd-classic", "FPD Damas Clássicas (seed 001)", TouchMove.FIRST_TOUCHED, "FPD classic", R, "FPD classic 6.1",
+    "fpd-classic", "FPD Damas Clássicas (seed 001)", TouchMove.FIRST_TOUCHED, "FPD classic", R, "",
     ("touched-piece-not-moved", "5.1.1",
      "5.1.1: a player who touches one or more pieces must play the first touched piece that can be moved; "
      "if none can, he may play any move"),
@@ -248,15 +251,15 @@ CODEX = _book(
     ("move-taken-back", "42.D", "42.D: taking back a move made"),
     ("clock-without-move", "26",
      "26: after his move the player stops his clock; art. 42 does not list a press without a move (art. 46 "
-     "even lets the opponent press so): the opponent's move accepts it (50)"),
+     "even lets the opponent press so): the opponent's move accepts it (50)", A, False, ""),
     ("uncrowned-king-moved", "42.O", "42.O: playing a king not crowned"),
-    ("wrong-setup", "44", "44: a wrongly placed board annuls the game; it is started again", R),
+    ("wrong-setup", "44", "44: a wrongly placed board annuls the game; it is started again", R, False, ""),
     ("position-lost", "46-48",
      "46: pieces disarranged by accident are put back in the player's own time; 48: else the last "
-     "position remembered by both", R),
+     "position remembered by both", R, False, ""),
     ("capture-removed-out-of-order", "89 (FMJD 4.11)",
      "89: play follows the FMJD rules save what the CODEX says; FMJD 4.11: removal in the order jumped, "
-     "disorder rectified at the opponent's request", A, True),
+     "disorder rectified at the opponent's request", A, True, ""),
 )
 
 del R, P, A
