@@ -779,18 +779,15 @@ class Reconstructor:
 
     def _passes(self, t: float, by: str) -> bool:
         """The side to move pressed without a move (FPD 7.5b) and ``by``, his opponent, now moved: the turn
-        passed. Accepted where the book says so, otherwise open for the arbiter (played on once)."""
+        passed. Accepted where the book says so; otherwise the reply's commit (``_accept_open``) leaves it open
+        for the arbiter and marks the reply as played from an irregular position."""
         judge = self.judge
         passed = [i for i, irr in enumerate(self.irregularities)
                   if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]
                   and i not in judge.replied]
-        for i in passed:
-            if judge.accepts("clock-without-move"):
+        if passed and judge.accepts("clock-without-move"):
+            for i in passed:
                 self._set_status(i, ACCEPTED, t, f"{by} played on")
-            else:
-                judge.replied.add(i)
-                self._note(t, f"{by} played on after a press without a move: irregularity {i} stays open "
-                              f"({judge.rule('clock-without-move')})")
         return bool(passed)
 
     def _commit(self, expl: Explanation, t: float, reason: str, *, occ_after: frozenset[int] | None = None,
@@ -1362,7 +1359,6 @@ class Reconstructor:
                 # FPD 000 7.5a, 001 5.1.3: the position just before the irregularity is restored; the record
                 # goes on from it (a setup), the board is read again once it stands so
                 board = _snap(self.judge.before[ev.ref])
-                self._number = irr.number
                 self._set_position(t, board, f"position before irregularity {ev.ref} ({irr.type}) restored by "
                                              f"the arbiter ({irr.rule})")
         elif ev.action == "set-position":
