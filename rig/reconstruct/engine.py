@@ -13,8 +13,9 @@ docs/reconstruction.md describes how it decides; in short:
   says which move (legal or not) the segment shows;
 - the board always holds the position as it stands, colours from the history;
   an irregular position is *open* until the opponent's next move accepts it
-  (CODEX art. 42-43, 50) or the board is put right before that (*corrected*:
-  the move is then read again).
+  where the rule set's book says so (CODEX art. 43, 50; FMJD 5.7; under the FPD it
+  stays open, 000 7.5a: :mod:`rig.reconstruct.law`) or the board is put right before
+  that (*corrected*: the move is then read again).
 
 Pure: no I/O, no wall clock; time comes in the events, so the same input gives
 the same output, live or replayed.
