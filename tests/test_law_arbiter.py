@@ -11,7 +11,7 @@ from rig.board import Board
 from rig.cli import main
 from rig.pdn import read_game
 from rig.session import read_session, write_session
-from tests.reconstruct_helpers import line_to_quiet
+from tests.reconstruct_helpers import line_to_quiet, man_two_squares
 from tests.session_builder import SessionBuilder, play_line
 
 
@@ -31,10 +31,7 @@ def statuses(report: dict) -> list[tuple[str, str, str]]:
 
 def illegal_man_move(b: SessionBuilder) -> tuple[int, int]:
     """White's man goes two squares forward (FPD 4.12): the hands and the builder's board both move it."""
-    v = b.variant
-    occupied = b.board.occupied()
-    origin, dest = next((s, d) for s, (w, k) in sorted(b.board.pieces().items()) if w and not k
-                        for d in [v.square_at(v.coords(s)[0], v.coords(s)[1] + 2)] if d and d not in occupied)
+    origin, dest = man_two_squares(b.board)
     b.lift(origin).place(dest).press("white")
     pieces = b.board.pieces()
     pieces[dest] = pieces.pop(origin)

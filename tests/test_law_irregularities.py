@@ -12,7 +12,7 @@ import pytest
 
 from rig.board import Board
 from rig.reconstruct import Reconstructor
-from tests.reconstruct_helpers import _search, line_to_capture, line_to_quiet
+from tests.reconstruct_helpers import _search, line_to_capture, line_to_quiet, man_two_squares, promotion_ahead
 from tests.session_builder import SessionBuilder, play_line
 
 TWO_CAPTURERS = {v: _search(v, lambda b: b.is_capture_due() and len({m.origin for m in b.legal_moves}) >= 2,
@@ -134,10 +134,7 @@ def test_fmjd_002_3_11_every_touched_playable_piece_binds_same_frames_as_codex_4
 
 def _illegal_then_reply(variant: str, ruleset: str | None = None):
     b = start(variant, line_to_quiet(variant), ruleset)
-    v = b.variant
-    occupied = b.board.occupied()
-    origin, dest = next((s, d) for s, (w, k) in sorted(b.board.pieces().items()) if w and not k
-                        for d in [v.square_at(v.coords(s)[0], v.coords(s)[1] + 2)] if d and d not in occupied)
+    origin, dest = man_two_squares(b.board)
     b.lift(origin).place(dest).press("white")
     pieces = b.board.pieces()
     pieces[dest] = pieces.pop(origin)
@@ -274,23 +271,8 @@ def test_fpd_000_3_8_asks_no_removal_order():
 
 def _uncrowned_king_played(variant: str) -> SessionBuilder:
     v = Board(variant).variant
-    b0 = Board(variant)
-    for s in range(1, v.squares + 1):
-        for black in sorted(v.promotion_squares(True), reverse=True):
-            if black == s:
-                continue
-            b0.set_pieces({s: (True, False), black: (False, False)}, True)
-            promo = [m for m in b0.legal_moves if m.promotes and not m.captured]
-            after = b0.copy()
-            if promo and len(b0.legal_moves) == len(promo):
-                after.push(promo[0])
-                if after.legal_moves and not after.is_capture_due():
-                    break
-        else:
-            continue
-        break
-    b = SessionBuilder(variant, fen=b0.fen(), camera=True)
-    b.play(promo[0]).press("white")      # the camera still sees a man: nobody crowned it
+    b = SessionBuilder(variant, fen=promotion_ahead(variant), camera=True)
+    b.play(b.board.legal_moves[0]).press("white")      # the camera still sees a man: nobody crowned it
     reply(b)
     king_move = next(m for m in b.board.legal_moves if v.coords(m.destination)[1] < v.coords(m.origin)[1])
     b.play(king_move).press("white")

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from rig.cli import main
-from rig.law import (BOOKS, IRREGULARITY_TYPES, Consequence, TouchMove, book_for, law_for, laws, rule_for,
-                     status_after_reply)
+from pathlib import Path
+
+from rig.law import (BOOKS, IRREGULARITY_TYPES, OBSERVATION_TYPES, Consequence, TouchMove, book_for, law_for, laws,
+                     rule_for, status_after_reply)
 from rig.reconstruct.outputs import RULES
 from rig.rulesets import RULESETS, UnknownRuleSetError
 
@@ -69,3 +71,19 @@ def test_rig_rules_prints_the_law(ruleset, capsys):
         assert "not irregular under this book: uncrowned-king-moved" in out
     if ruleset.startswith("codex"):
         assert "touch-move: except-capture" in out and "accepted once the opponent plays on" in out
+
+
+def test_docs_rulesets_table_is_the_code():
+    """docs/rulesets.md "Law on irregularities" shows this table: one row per type, as rig.law has it."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rulesets.md").read_text(encoding="utf-8")
+    short = {Consequence.ACCEPTED: "A", Consequence.RESTORE: "R", Consequence.PENALTY: "P"}
+    for kind in IRREGULARITY_TYPES + OBSERVATION_TYPES:
+        cells = []
+        for ruleset in ("fpd-2026", "fpd-classic", "fmjd", "codex-64"):
+            law = law_for(ruleset, kind)
+            if law is None:
+                cells.append("—")
+                continue
+            article = law.article[len(PREFIX[ruleset]):]
+            cells.append(f"{article} {short[law.consequence]}{' (obs.)' if law.observation else ''}")
+        assert f"| `{kind}` | " + " | ".join(cells) + " |" in text, kind

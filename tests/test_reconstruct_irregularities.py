@@ -12,7 +12,7 @@ from rig.reconstruct import Settings
 from rig.reconstruct.matcher import capture_sequences, plain_moves
 from rig.variants import get_variant
 from tests.reconstruct_helpers import (VARIANTS, board_after, line_to_capture, line_to_multi, line_to_quiet,
-                                       line_to_short_capture)
+                                       line_to_short_capture, man_two_squares, promotion_ahead)
 from tests.session_builder import SessionBuilder, play_line, run
 
 
@@ -135,9 +135,7 @@ def test_illegal_move_a_man_two_squares(variant):
     b = start(variant, line_to_quiet(variant))
     n = number_of(b)
     v = b.variant
-    occupied = b.board.occupied()
-    origin, dest = next((s, d) for s, (w, k) in sorted(b.board.pieces().items()) if w and not k
-                        for d in [v.square_at(v.coords(s)[0], v.coords(s)[1] + 2)] if d and d not in occupied)
+    origin, dest = man_two_squares(b.board)
     b.lift(origin).place(dest).press("white")
     pieces = b.board.pieces()
     pieces[dest] = pieces.pop(origin)
@@ -350,24 +348,9 @@ def test_piece_moved_after_release(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_uncrowned_king_moved_camera(variant):
     v = Board(variant).variant
-    b0 = Board(variant)
-    for s in range(1, v.squares + 1):
-        for black in sorted(v.promotion_squares(True), reverse=True):
-            if black == s:
-                continue
-            b0.set_pieces({s: (True, False), black: (False, False)}, True)
-            promo = [m for m in b0.legal_moves if m.promotes and not m.captured]
-            after = b0.copy()
-            if promo and len(b0.legal_moves) == len(promo):
-                after.push(promo[0])
-                if after.legal_moves and not after.is_capture_due():
-                    break
-        else:
-            continue
-        break
-    b = SessionBuilder(variant, fen=b0.fen(), camera=True)
+    b = SessionBuilder(variant, fen=promotion_ahead(variant), camera=True)
     n = number_of(b)
-    b.play(promo[0]).press("white")      # the man stays a man on the camera: nobody crowned it
+    b.play(b.board.legal_moves[0]).press("white")      # the man stays a man on the camera: nobody crowned it
     reply(b)
     king_move = next(m for m in b.board.legal_moves if v.coords(m.destination)[1] < v.coords(m.origin)[1])
     b.play(king_move).press("white")

@@ -928,7 +928,7 @@ class Reconstructor:
         touches = seg.touches
         if touches:
             first_lift = min((c.t for c in seg.changes if c.up and c.square == move.origin), default=None)
-            sq = judge.touched_not_moved(board, index, move, touches, first_lift)
+            sq = judge.touched_not_moved(index, move, touches, first_lift)
             if sq:
                 flag("touched-piece-not-moved", sq, f"touched {', '.join(name(s) for s in sq)}"
                      f"{' first' if len(sq) == 1 and len(touches) > 1 else ''}, played {name(move.origin)}")

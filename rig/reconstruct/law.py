@@ -67,7 +67,7 @@ class Judge:
 
     # -- touch-move ----------------------------------------------------------------------------------
 
-    def touched_not_moved(self, board: Board, index: PositionIndex, move: Move,
+    def touched_not_moved(self, index: PositionIndex, move: Move,
                           touches: Sequence[tuple[int, float, float]], first_lift: float | None) -> tuple[int, ...]:
         """The touched pieces the mover had to play and did not, per the book's touch-move
         (``touches``: own and other squares lifted and put back, (square, up, down); ``first_lift``: when
