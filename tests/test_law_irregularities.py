@@ -291,3 +291,31 @@ def test_fpd_001_2_2_7_a_king_without_a_crown_still_counts_as_a_king():
     assert found(judged(b, "fmjd")) == [("uncrowned-king-moved", "white", "open", "FMJD 3.7, 5.4.0.2")]
     assert found(judged(b, "codex-100")) == [("uncrowned-king-moved", "white", "open", "CODEX art. 42.O")]
 
+
+
+# -- what the sensors cannot know (docs/rules-notes.md) ----------------------------------------------------
+
+
+def test_fpd_000_4_7_a_piece_held_in_the_air_is_not_seen():
+    """FPD 4.7 (001 5.1.4): holding a touched piece over the board is penalised, but a piece in the air closes
+    no switch: six seconds aloft read as one long lift and a regular move, nothing else."""
+    b = start("portuguese", line_to_quiet("portuguese"))
+    m = b.board.legal_moves[0]
+    b.lift(m.origin).place(m.destination, 6.0)
+    b.board.push(m)
+    b.press("white")
+    e = judged(b)
+    assert found(e) == [] and observed(e) == [] and [x.move_text for x in e.moves] == [m.text(name=b.variant.square_name)]
+
+
+def test_codex_42e_whose_hand_moved_a_piece_is_not_seen():
+    """CODEX 42.E (playing the opponent's piece): the reeds see a black man move, not the white hand that moved
+    it; the rig reads the move as black's, out of turn (42.A), and the arbiter who saw the hand decides."""
+    b = start("brazilian", line_to_quiet("brazilian"))
+    b.board.turn = False
+    m = b.board.legal_moves[0]
+    b.play(m).press("white")
+    b.arbiter("dismiss", ref=0, note="white played black's man (42.E)")
+    e = judged(b)
+    assert found(e) == [("two-moves", "black", "dismissed", "CODEX art. 42.A")]
+    assert e.moves[-1].side == "black" and e.moves[-1].move_text == m.text(name=b.variant.square_name)
