@@ -305,7 +305,8 @@ def test_fpd_000_4_7_a_piece_held_in_the_air_is_not_seen():
     b.board.push(m)
     b.press("white")
     e = judged(b)
-    assert found(e) == [] and observed(e) == [] and [x.move_text for x in e.moves] == [m.text(name=b.variant.square_name)]
+    assert found(e) == [] and observed(e) == []
+    assert [x.move_text for x in e.moves] == [m.text(name=b.variant.square_name)]
 
 
 def test_codex_42e_whose_hand_moved_a_piece_is_not_seen():

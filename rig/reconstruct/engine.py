@@ -727,8 +727,8 @@ class Reconstructor:
                    before: Board | None = None) -> int:
         """Record an irregularity, cited by the rule set in force; ``before``: the position it was committed
         from (default the engine's board), what an arbiter's ``rectify`` restores where the book says so."""
-        irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), self.judge.rule(kind) or RULES[kind], OPEN,
-                           detail)
+        rule = self.judge.rule(kind) or RULES.get(kind, "")
+        irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), rule, OPEN, detail)
         self.irregularities.append(irr)
         self._emit(irr)
         index = len(self.irregularities) - 1
@@ -738,8 +738,8 @@ class Reconstructor:
     def _observe(self, kind: str, t: float, squares, detail: str, white: bool, number: int, why: str) -> int:
         """Record an observation for review: ``kind`` an irregularity id whose facts the sensors cannot prove
         (``why`` says what is missing). Never changes the game or its status."""
-        obs = Observation(kind, number, _SIDE[white], t, tuple(squares), self.judge.rule(kind) or RULES.get(kind, ""),
-                          why, OPEN, detail)
+        rule = self.judge.rule(kind) or RULES.get(kind, "")
+        obs = Observation(kind, number, _SIDE[white], t, tuple(squares), rule, why, OPEN, detail)
         self.observations.append(obs)
         self._emit(obs)
         return len(self.observations) - 1
@@ -774,8 +774,8 @@ class Reconstructor:
                     judge.replied.add(i)
                     still.append(i)
         if still:
-            self._note(t, f"{_SIDE[mover]} played on from an irregular position: irregularity "
-                          f"{', '.join(map(str, still))} stays open for the arbiter ({self.judge.rule(self.irregularities[still[0]].type)})")
+            self._note(t, f"{_SIDE[mover]} played on from an irregular position: "
+                          f"{self._irregular_position(still)}; open for the arbiter")
         return still
 
     def _passes(self, t: float, by: str) -> bool:
@@ -965,7 +965,8 @@ class Reconstructor:
                 pieces[move.origin] = (piece[0], False)
                 as_man.set_pieces(pieces, board.turn)
                 if not any(m.key == move.key for m in as_man.legal_moves):
-                    flag("uncrowned-king-moved", (move.origin,), f"the man on {name(move.origin)} was not crowned yet",
+                    flag("uncrowned-king-moved", (move.origin,),
+                         f"the man on {name(move.origin)} was not crowned yet",
                          "the book makes the piece a king on the base; whose the missing crown is, the sensors "
                          "cannot tell")
         return found
