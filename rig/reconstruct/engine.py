@@ -915,16 +915,7 @@ class Reconstructor:
         found: list[int] = []
         name = self.variant.square_name
         judge = self.judge
-
-        def flag(kind: str, squares, detail: str, why: str = "") -> None:
-            if not judge.reported(kind):
-                return
-            if judge.observed(kind):
-                self._observe(kind, t, squares, detail, mover, number,
-                              why or f"{judge.law(kind).text}: for the arbiter to judge")
-            else:
-                found.append(self._irregular(kind, t, squares, detail, mover, number))
-
+        flag = partial(self._flag, found, t, mover, number)
         touches = seg.touches
         if touches:
             first_lift = min((c.t for c in seg.changes if c.up and c.square == move.origin), default=None)
@@ -1379,6 +1370,18 @@ class Reconstructor:
                     return
                 self._end(t, GameRecord(self.variant, result=ev.result).result,
                           f"arbiter{': ' + ev.note if ev.note else ''}")
+
+    def _flag(self, found: list[int], t: float, white: bool, number: int, kind: str, squares, detail: str,
+              why: str = "") -> None:
+        """Report ``kind`` as the book says: an irregularity (its index appended to ``found``), an observation
+        for review (``why``: what the sensors cannot settle), or nothing where the book makes it no fault."""
+        judge = self.judge
+        if not judge.reported(kind):
+            return
+        if judge.observed(kind):
+            self._observe(kind, t, squares, detail, white, number, why or f"{judge.law(kind).text}: for the arbiter")
+        else:
+            found.append(self._irregular(kind, t, squares, detail, white, number))
 
     def _irregular_position(self, indexes: list[int]) -> str:
         """The record's mark on a move played on from open irregularities (FPD 000 7.5a, 001 5.1.3)."""

@@ -98,7 +98,7 @@ class Judge:
         nor its reverse (FMJD 002 4.5, 4.6, 4.11; CODEX 004 art. 89); None when in order, when the book
         asks no order (the FPD's), or when fewer than three were removed. Pieces lifted in one frame
         (the same time) are in order either way."""
-        if "capture-removed-out-of-order" not in self.book.laws or len(move.captured) < 3:
+        if len(move.captured) < 3 or "capture-removed-out-of-order" not in self.book.laws:
             return None
         times = [lifted_at[s] for s in move.captured if s in lifted_at]
         if len(times) < 3 or _monotonic(times) or _monotonic([-x for x in times]):
