@@ -320,8 +320,8 @@ class Simulation:
     def execute(self, move: Move, *, removal: list[int] | None = None, early: int | None = None,
                 king: bool | None = None) -> None:
         """Do a move with the hands: lift, touch down on the landing squares of a capture (most of the
-        time), release on the last square, then remove ``removal`` (default: all captured pieces, in random
-        order). ``early``: a captured piece removed while the capturing piece is still under way."""
+        time), release on the last square, then remove ``removal`` (default: all captured pieces, in the
+        order jumped or its reverse, FMJD 4.11). ``early``: a captured piece removed while the capturing piece is still under way."""
         h, m, rng = self.hands, self.model, self.rng
         if king is None:
             piece = self.board.piece_at(move.origin)
@@ -356,6 +356,12 @@ class Simulation:
         if removal is None:
             removal = [c for c in move.captured if c != early]
             rng.shuffle(removal)
+            # FMJD 4.11: in the order jumped or its reverse (the shuffle, drawn as before, picks which)
+            if removal and removal[0] != removal[-1] and move.captured.index(removal[0]) > \
+                    move.captured.index(removal[-1]):
+                removal.sort(key=move.captured.index, reverse=True)
+            else:
+                removal.sort(key=move.captured.index)
         first = True
         for c in removal:
             h.wait(m.removal_first_s if first else m.removal_gap_s)
