@@ -144,3 +144,17 @@ def test_fmjd_002_3_13_dismiss_under_a_book_that_accepts(tmp_path, capsys):
     b.move(b.board.move_text(b.board.legal_moves[0])).press("black")
     _pdn, report = transcribe(b, tmp_path, capsys)
     assert statuses(report) == [("touched-piece-not-moved", "FMJD 3.11, 5.4.0.3", "dismissed")]
+
+
+def test_fpd_000_7_5b_rectify_of_an_unanswered_press_restores_nothing(tmp_path, capsys):
+    """A press without a move that the opponent has not answered left the position as it was: rectifying it
+    puts nothing back, and the presser's move then stands."""
+    b = play_line(SessionBuilder("portuguese"), line_to_quiet("portuguese"))
+    b.press("white")
+    b.arbiter("rectify", ref=0, note="pressed by mistake")
+    text = b.board.move_text(b.board.legal_moves[0])
+    b.move(text).press("white")
+    pdn, report = transcribe(b, tmp_path, capsys)
+    assert statuses(report) == [("clock-without-move", "FPD 7.5b", "corrected")]
+    assert "restored by the arbiter" not in pdn and "/FEN" not in pdn
+    assert report["moves"][-1]["move"] == text

@@ -1345,15 +1345,14 @@ class Reconstructor:
                 return
             status = {"accept": ACCEPTED, "rectify": CORRECTED, "dismiss": DISMISSED}[ev.action]
             irr = self.irregularities[ev.ref]
-            restore = (ev.action == "rectify" and irr.status == OPEN and self.judge.restores(irr.type)
-                       and ev.ref in self.judge.before)
+            target = self.judge.restore_target(ev.ref, irr.type) \
+                if ev.action == "rectify" and irr.status == OPEN else None
             self._set_status(ev.ref, status, t, f"arbiter decision{': ' + ev.note if ev.note else ''}")
-            if restore:
+            if target is not None:
                 # FPD 000 7.5a, 001 5.1.3: the position just before the irregularity is restored; the record
                 # goes on from it (a setup), the board is read again once it stands so
-                board = _snap(self.judge.before[ev.ref])
-                self._set_position(t, board, f"position before irregularity {ev.ref} ({irr.type}) restored by "
-                                             f"the arbiter ({irr.rule})")
+                self._set_position(t, _snap(target), f"position before irregularity {ev.ref} ({irr.type}) "
+                                                     f"restored by the arbiter ({irr.rule})")
         elif ev.action == "set-position":
             try:
                 board = Board(self.variant, ev.fen)

@@ -61,6 +61,14 @@ class Judge:
         law = self.book.law(kind)
         return law is not None and law.consequence is Consequence.RESTORE
 
+    def restore_target(self, index: int, kind: str) -> Board | None:
+        """The position an arbiter's ``rectify`` of irregularity ``index`` restores (FPD 000 7.5a, 001 5.1.3:
+        the one just before it), or None where the book does not restore ``kind`` or there is nothing to
+        restore: a press without a move that the opponent has not answered left the position as it was."""
+        if not self.restores(kind) or kind == "clock-without-move" and index not in self.replied:
+            return None
+        return self.before.get(index)
+
     def remember(self, index: int, before: Board) -> None:
         """Irregularity ``index`` happened from position ``before`` (kept where ``rectify`` may restore it)."""
         self.before[index] = before
