@@ -4,7 +4,7 @@ Builds a corpus of simulated sessions (rig.simulate: random legal games played b
 hands, with and without a clock, all three variants) and replays it, single-threaded, through a
 fresh Reconstructor per session, as two streams:
 
-- ``change-only``: the session as SESSION-FORMAT sources write it, a frame only where occupancy
+- ``change-only``: the session as docs/session-format.md sources write it, a frame only where occupancy
   changes (every frame is work for the engine);
 - ``100 Hz``: the last frame repeated every 10 ms between the changes, as a matrix scanning at
   100 Hz delivers it (most frames repeat the previous one).

@@ -530,7 +530,8 @@ class GameTracker:
         self._first = {key: 0}
 
     def set_position(self, fen: str) -> None:
-        """Continue from an accepted irregular position (CODEX 42-43, 50; FMJD 5.7).
+        """Continue from an irregular position the record goes on from: accepted (CODEX 43, 50; FMJD 5.7), or
+        played on until the arbiter restores the one before it (FPD 7.5a), or set by the arbiter.
 
         The move numbering goes on (the next number if the side to move skips
         ahead); the repetition history and every counter restart from this

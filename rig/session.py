@@ -40,7 +40,7 @@ RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
 SIDES = ("white", "black")
 PIECE_CODES = ("w", "W", "b", "B")
 CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
-ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")
+ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result", "dismiss")
 
 
 @dataclass(frozen=True)

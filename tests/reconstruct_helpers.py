@@ -63,3 +63,31 @@ def board_after(variant: str, texts) -> Board:
     for t in texts:
         b.push(b.parse_move(t))
     return b
+
+
+@lru_cache(maxsize=None)
+def promotion_ahead(variant: str) -> str:
+    """FEN: white's only moves promote a lone man, and after black's reply the new king has a move (for
+    the uncrowned-king tests: the camera still sees a man where the rules see a king)."""
+    v = Board(variant).variant
+    b0 = Board(variant)
+    for s in range(1, v.squares + 1):
+        for black in sorted(v.promotion_squares(True), reverse=True):
+            if black == s:
+                continue
+            b0.set_pieces({s: (True, False), black: (False, False)}, True)
+            promo = [m for m in b0.legal_moves if m.promotes and not m.captured]
+            after = b0.copy()
+            if promo and len(b0.legal_moves) == len(promo):
+                after.push(promo[0])
+                if after.legal_moves and not after.is_capture_due():
+                    return b0.fen()
+    raise LookupError(f"no promotion position for {variant}")
+
+
+def man_two_squares(board: Board) -> tuple[int, int]:
+    """A white man and the empty square two ranks straight ahead of it: an illegal move on every board."""
+    v = board.variant
+    occupied = board.occupied()
+    return next((s, d) for s, (w, k) in sorted(board.pieces().items()) if w and not k
+                for d in [v.square_at(v.coords(s)[0], v.coords(s)[1] + 2)] if d and d not in occupied)

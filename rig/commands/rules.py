@@ -1,4 +1,5 @@
-"""``rig rules`` (a rule set's draw rules, limits and articles) and ``rig ballot`` (an FPD ballot opening)."""
+"""``rig rules`` (a rule set's draw rules, limits, articles and its law on irregularities) and ``rig ballot``
+(an FPD ballot opening)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,13 @@ import argparse
 
 from rig.ballots import TABLES, get_ballot
 from rig.errors import RigError
+from rig.law import IRREGULARITY_TYPES, OBSERVATION_TYPES, book_for, laws
 from rig.rulesets import RATES, default_ruleset_for, get_ruleset
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("rules", help="show a rule set's draw rules, counters, limits and articles")
+    p = subparsers.add_parser("rules", help="show a rule set's draw rules, counters, limits, articles and its law "
+                                            "on irregularities")
     p.add_argument("--variant", help="portuguese, brazilian or international (its default rule set)")
     p.add_argument("--ruleset", help="fpd-2026, fpd-classic, fmjd, codex-64 or codex-100")
     p.add_argument("--rate", default="classical", choices=RATES, help="rate of play (CODEX 60.F)")
@@ -47,7 +50,25 @@ def run_rules(args: argparse.Namespace) -> int:
     if rs.both_flags_article:
         print(f"  {rs.label(rs.both_flags_article)}: both flags fallen is a draw")
     print("  the rig reports a draw rule with its article; the arbiter decides")
+    print_law(rs.id)
     return 0
+
+
+def print_law(ruleset: str) -> None:
+    """The rule set's law on irregularities (rig.law): per type its article, its consequence and the status
+    once the opponent has played on."""
+    book = book_for(ruleset)
+    print(f"  irregularities under {book.title} (touch-move: {book.touch_move.value}):")
+    width = max(len(law.type) for law in laws(ruleset))
+    for law in laws(ruleset):
+        penalty = f"; penalty: {law.penalty}" if law.penalty else ""
+        then = "an observation for review, never an alarm" if law.observation else \
+            f"{law.status_after_reply} once the opponent plays on"
+        print(f"    {law.type:<{width}}  {law.article}: {law.consequence.description}{penalty}; {then}")
+        print(f"    {'':<{width}}    {law.text}")
+    absent = [k for k in IRREGULARITY_TYPES + OBSERVATION_TYPES if book.law(k) is None]
+    if absent:
+        print(f"    not irregular under this book: {', '.join(absent)}")
 
 
 def run_ballot(args: argparse.Namespace) -> int:

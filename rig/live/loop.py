@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 #: outputs after which the PDN and the report are rewritten
 RECORD_OUTPUTS = (MoveEntry, MoveWithdrawn, Irregularity, IrregularityUpdate, GameEnd, PositionLost,
                   PositionRestored)
-#: the journal's time resolution (SESSION-FORMAT ``t`` written with 4 decimals)
+#: the journal's time resolution (docs/session-format.md ``t`` written with 4 decimals)
 GRID = 1e-4
 
 

@@ -11,7 +11,7 @@ True
 
 from rig.reconstruct.engine import Reconstructor
 from rig.reconstruct.occupancy import Debouncer, SquareChange
-from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
+from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, DISMISSED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
                                      Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Observation,
                                      Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
@@ -19,6 +19,5 @@ from rig.reconstruct.settings import Settings
 __all__ = [
     "Reconstructor", "Settings", "Debouncer", "SquareChange", "MoveEntry", "MoveWithdrawn", "Irregularity",
     "IrregularityUpdate", "Observation", "SensorFault", "CounterUpdate", "PositionLost", "PositionRestored",
-    "ClockUpdate", "GameEnd", "Note",
-    "Output", "RULES", "OPEN", "ACCEPTED", "CORRECTED",
+    "ClockUpdate", "GameEnd", "Note", "Output", "RULES", "OPEN", "ACCEPTED", "CORRECTED", "DISMISSED",
 ]

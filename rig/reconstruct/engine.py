@@ -13,8 +13,9 @@ docs/reconstruction.md describes how it decides; in short:
   says which move (legal or not) the segment shows;
 - the board always holds the position as it stands, colours from the history;
   an irregular position is *open* until the opponent's next move accepts it
-  (CODEX art. 42-43, 50) or the board is put right before that (*corrected*:
-  the move is then read again).
+  where the rule set's book says so (CODEX art. 43, 50; FMJD 5.7; under the FPD it
+  stays open, 000 7.5a: :mod:`rig.reconstruct.law`) or the board is put right before
+  that (*corrected*: the move is then read again).
 
 Pure: no I/O, no wall clock; time comes in the events, so the same input gives
 the same output, live or replayed.
@@ -31,9 +32,10 @@ from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
 from rig.reconstruct.fenwriter import FenWriter
+from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
-from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
+from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, DISMISSED, OPEN, RULES, ClockUpdate, CounterUpdate, GameEnd,
                                      Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, Note, Observation,
                                      Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
@@ -152,6 +154,8 @@ class Reconstructor:
         self.start_board = _start_board(self.variant, header.fen).copy()
         self.board = _snap(self.start_board)
         self.tracker = GameTracker(header.ruleset, self.start_board.copy())
+        #: the rule set's law on irregularities (rig.law): articles, consequences, touch-move, removal order
+        self.judge = Judge(header.ruleset)
         self.moves: list[MoveEntry] = []
         self.irregularities: list[Irregularity] = []
         #: what the sensors cannot settle, for the arbiter's review (never an alarm)
@@ -646,12 +650,9 @@ class Reconstructor:
         expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
         if expl is None or not expl.legal or not expl.exact:
             return False
-        passed = [i for i, irr in enumerate(self.irregularities)
-                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
-        for i in passed:
-            self._set_status(i, ACCEPTED, t, f"{_SIDE[other.turn]} played on")
+        passed = self._passes(t, _SIDE[other.turn])
         self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
-                     pass_accepted=bool(passed))
+                     pass_accepted=passed)
         return True
 
     def _plan(self, occ: frozenset[int], lifted: int | None = None):
@@ -722,16 +723,23 @@ class Reconstructor:
             after.set_pieces(pieces, after.turn)
         return after
 
-    def _irregular(self, kind: str, t: float, squares, detail: str, white: bool, number: int) -> int:
-        irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), RULES[kind], OPEN, detail)
+    def _irregular(self, kind: str, t: float, squares, detail: str, white: bool, number: int,
+                   before: Board | None = None) -> int:
+        """Record an irregularity, cited by the rule set in force; ``before``: the position it was committed
+        from (default the engine's board), what an arbiter's ``rectify`` restores where the book says so."""
+        rule = self.judge.rule(kind) or RULES.get(kind, "")
+        irr = Irregularity(kind, number, _SIDE[white], t, tuple(squares), rule, OPEN, detail)
         self.irregularities.append(irr)
         self._emit(irr)
-        return len(self.irregularities) - 1
+        index = len(self.irregularities) - 1
+        self.judge.remember(index, self.board if before is None else before)
+        return index
 
     def _observe(self, kind: str, t: float, squares, detail: str, white: bool, number: int, why: str) -> int:
         """Record an observation for review: ``kind`` an irregularity id whose facts the sensors cannot prove
         (``why`` says what is missing). Never changes the game or its status."""
-        obs = Observation(kind, number, _SIDE[white], t, tuple(squares), RULES[kind], why, OPEN, detail)
+        rule = self.judge.rule(kind) or RULES.get(kind, "")
+        obs = Observation(kind, number, _SIDE[white], t, tuple(squares), rule, why, OPEN, detail)
         self.observations.append(obs)
         self._emit(obs)
         return len(self.observations) - 1
@@ -751,12 +759,37 @@ class Reconstructor:
         self.irregularities[index] = replace(irr, status=status)
         self._emit(IrregularityUpdate(index, status, t, reason))
 
-    def _accept_open(self, mover: bool, t: float) -> None:
-        """The mover's move accepts every open irregularity of his opponent (CODEX art. 42-43, 50)."""
+    def _accept_open(self, mover: bool, t: float) -> list[int]:
+        """The mover plays on: his move accepts every open irregularity of his opponent where the book says
+        so (CODEX art. 43, 50; FMJD 5.7); under the FPD (000 7.5a, 001 5.1.3) they stay open for the arbiter
+        and the move is played from an irregular position: the indexes of those he now plays on from."""
         side = _SIDE[not mover]
+        judge = self.judge
+        still: list[int] = []
         for i, irr in enumerate(self.irregularities):
             if irr.status == OPEN and irr.side == side and irr.type not in ("position-lost", "wrong-setup"):
-                self._set_status(i, ACCEPTED, t, f"{_SIDE[mover]} played on")
+                if judge.accepts(irr.type):
+                    self._set_status(i, ACCEPTED, t, f"{_SIDE[mover]} played on")
+                elif i not in judge.replied:
+                    judge.replied.add(i)
+                    still.append(i)
+        if still:
+            self._note(t, f"{_SIDE[mover]} played on from an irregular position: "
+                          f"{self._irregular_position(still)}; open for the arbiter")
+        return still
+
+    def _passes(self, t: float, by: str) -> bool:
+        """The side to move pressed without a move (FPD 7.5b) and ``by``, his opponent, now moved: the turn
+        passed. Accepted where the book says so; otherwise the reply's commit (``_accept_open``) leaves it open
+        for the arbiter and marks the reply as played from an irregular position."""
+        judge = self.judge
+        passed = [i for i, irr in enumerate(self.irregularities)
+                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]
+                  and i not in judge.replied]
+        if passed and judge.accepts("clock-without-move"):
+            for i in passed:
+                self._set_status(i, ACCEPTED, t, f"{by} played on")
+        return bool(passed)
 
     def _commit(self, expl: Explanation, t: float, reason: str, *, occ_after: frozenset[int] | None = None,
                 other_side: bool = False, pass_accepted: bool = False) -> None:
@@ -765,6 +798,7 @@ class Reconstructor:
         seg = self._seg
         occ = self._occ if occ_after is None else occ_after
         setup_before = None
+        in_turn = self.board              # the position with the side whose turn it was to move
         if other_side:
             flipped = _snap(self.board)
             flipped.turn = not flipped.turn
@@ -790,11 +824,11 @@ class Reconstructor:
         index = self._index(board_before)
         text = board_before.move_text(move, index.to(move.destination)) if expl.legal else move.text(name=name)
         after = self._physical_after(expl, occ)
-        self._accept_open(mover, t)
+        from_irregular = self._accept_open(mover, t)
         found: list[int] = []
         if two_moves:
             found.append(self._irregular("two-moves", t, (move.origin, move.destination),
-                                         f"{_SIDE[mover]} moved again: {text}", mover, number))
+                                         f"{_SIDE[mover]} moved again: {text}", mover, number, before=in_turn))
         if expl.kind is not None:
             due = ", ".join(board_before.move_text(m, index.moves) for m in index.legal_moves[:6])
             detail = {"capture-not-taken": f"{text} played; a capture was compulsory ({due})",
@@ -828,6 +862,8 @@ class Reconstructor:
             comment = "; ".join(self.irregularities[i].type for i in found)
             if not legal_in_record:
                 comment = f"{_SIDE[mover]} {text}: {comment}"
+        if from_irregular:
+            comment = "; ".join(([comment] if comment else []) + [self._irregular_position(from_irregular)])
         ply = _Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
                    found, start=seg.t0, text=text)
         self._plies.append(ply)
@@ -870,34 +906,32 @@ class Reconstructor:
 
     def _trail_irregularities(self, board: Board, index: PositionIndex, expl: Explanation, t: float,
                               number: int) -> list[int]:
-        """Touch-move, release and removal-order irregularities from the turn's evidence."""
+        """Touch-move, release, early and out-of-order removal and crowning, from the turn's evidence, each
+        judged by the rule set's book (``self.judge``: FPD 000 4.3-4.6, 001 5.1.1, FMJD 002 3.11, 4.11,
+        CODEX 004 42.C): reported, reported as an observation, or not at all."""
         seg = self._seg
         mover = board.turn
         move = expl.move
-        found = []
+        found: list[int] = []
         name = self.variant.square_name
+        judge = self.judge
+        flag = partial(self._flag, found, t, mover, number)
         touches = seg.touches
-        touched_own = [(s, up) for s, up, _ in touches
-                       if s != move.origin and board.piece_at(s) is not None and board.piece_at(s)[0] == mover
-                       ] if touches else touches
-        if touched_own:
-            touched_own = [(s, up) for s, up in touched_own if s in index.origins]
-        if touched_own and not (move.is_capture and index.due):
-            sq = sorted({s for s, _ in touched_own})
-            found.append(self._irregular("touched-piece-not-moved", t, sq,
-                                         f"touched {', '.join(name(s) for s in sq)}, played {name(move.origin)}",
-                                         mover, number))
-        touched_opp = sorted({s for s, _, _ in touches
-                              if board.piece_at(s) is not None and board.piece_at(s)[0] != mover}) if touches else ()
-        if touched_opp:
-            found.append(self._irregular("opponent-piece-touched", t, touched_opp,
-                                         "lifted and put back: " + ", ".join(name(s) for s in touched_opp),
-                                         mover, number))
+        if touches:
+            first_lift = min((c.t for c in seg.changes if c.up and c.square == move.origin), default=None)
+            sq = judge.touched_not_moved(index, move, touches, first_lift)
+            if sq:
+                flag("touched-piece-not-moved", sq, f"touched {', '.join(name(s) for s in sq)}"
+                     f"{' first' if len(sq) == 1 and len(touches) > 1 else ''}, played {name(move.origin)}")
+            touched_opp = sorted({s for s, _, _ in touches
+                                  if board.piece_at(s) is not None and board.piece_at(s)[0] != mover})
+            if touched_opp:
+                flag("opponent-piece-touched", touched_opp,
+                     "lifted and put back: " + ", ".join(name(s) for s in touched_opp))
         stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
         if stray:
-            found.append(self._irregular("piece-moved-after-release", t, stray,
-                                         "set down on " + ", ".join(name(s) for s in stray)
-                                         + f", then moved on to {name(move.destination)}", mover, number))
+            flag("piece-moved-after-release", stray, "set down on " + ", ".join(name(s) for s in stray)
+                 + f", then moved on to {name(move.destination)}")
         if move.captured:
             final = seg.placed_at.get(move.destination)
             if final is None and move.origin == move.destination:
@@ -905,10 +939,14 @@ class Reconstructor:
             early = sorted(s for s in move.captured
                            if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
             if early:
-                found.append(self._irregular("capture-removed-early", t, early,
-                                             "removed before the capturing piece reached "
-                                             f"{name(move.destination)}: " + ", ".join(name(s) for s in early),
-                                             mover, number))
+                flag("capture-removed-early", early, "removed before the capturing piece reached "
+                     f"{name(move.destination)}: " + ", ".join(name(s) for s in early))
+            order = judge.removal_out_of_order(move, seg.lifted_at)
+            if order is not None:
+                flag("capture-removed-out-of-order", order,
+                     f"removed {', '.join(name(s) for s in order)}; jumped "
+                     f"{', '.join(name(s) for s in move.captured)}",
+                     "disorder is rectified only at the opponent's request, which the sensors cannot hear")
         if seg.pieces is not None:
             piece = board.piece_at(move.origin)
             seen = seg.pieces.get(move.origin)
@@ -918,9 +956,10 @@ class Reconstructor:
                 pieces[move.origin] = (piece[0], False)
                 as_man.set_pieces(pieces, board.turn)
                 if not any(m.key == move.key for m in as_man.legal_moves):
-                    found.append(self._irregular("uncrowned-king-moved", t, (move.origin,),
-                                                 f"the man on {name(move.origin)} was not crowned yet",
-                                                 mover, number))
+                    flag("uncrowned-king-moved", (move.origin,),
+                         f"the man on {name(move.origin)} was not crowned yet",
+                         "the book makes the piece a king on the base; whose the missing crown is, the sensors "
+                         "cannot tell")
         return found
 
     def _counters(self, t: float) -> None:
@@ -965,7 +1004,8 @@ class Reconstructor:
                     self._set_status(i, CORRECTED, t, "the board was put back before the opponent moved")
             elif ply.move is not None:
                 idx = self._irregular("move-taken-back", t, (ply.move.origin, ply.move.destination),
-                                      f"{entry.move_text} was taken back", ply.board_before.turn, entry.number)
+                                      f"{entry.move_text} was taken back", ply.board_before.turn, entry.number,
+                                      before=Board(self.variant, ply.fen_after))
                 self._taken_back = (ply.move.key, idx)
             return True
         if undo.legal_after is not None and occ == undo.legal_after.occupied():
@@ -1240,13 +1280,9 @@ class Reconstructor:
         other.turn = not other.turn
         expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings),
                        tuple(seg.lift_order), index=self._index(other))
-        passed = [i for i, irr in enumerate(self.irregularities)
-                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == _SIDE[self.board.turn]]
         if expl is not None and (expl.legal or fallback_for is not None):
-            if passed:
-                for i in passed:
-                    self._set_status(i, ACCEPTED, t, f"{_SIDE[other.turn]} played on")
-            self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=bool(passed))
+            passed = self._passes(t, _SIDE[other.turn])
+            self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=passed)
             return
         occ = self._occ
         squares = occ ^ seg.occ0
@@ -1259,12 +1295,15 @@ class Reconstructor:
         idx = self._irregular("illegal-move", t, sorted(squares),
                               "the board changed in a way no single move explains", mover,
                               self._number)
-        self._accept_open(mover, t)
+        from_irregular = self._accept_open(mover, t)
         entry = MoveEntry(self._number, _SIDE[mover], text, t, None, None, False, self._fen(after))
         if not mover:
             self._number += 1
-        ply = _Ply(_snap(self.board), None, False, self._fen(after), None, False, None,
-                   f"{_SIDE[mover]} {text}: illegal-move", [idx], start=seg.t0, text=text)
+        comment = f"{_SIDE[mover]} {text}: illegal-move"
+        if from_irregular:
+            comment = f"{comment}; {self._irregular_position(from_irregular)}"
+        ply = _Ply(_snap(self.board), None, False, self._fen(after), None, False, None, comment, [idx],
+                   start=seg.t0, text=text)
         self._plies.append(ply)
         self.moves.append(entry)
         self._entry_plies.append(ply)
@@ -1300,39 +1339,27 @@ class Reconstructor:
 
     def _arbiter(self, ev: ArbiterEvent) -> None:
         t = ev.t
-        if ev.action in ("accept", "rectify"):
+        if ev.action in ("accept", "rectify", "dismiss"):
             if ev.ref is None or not 0 <= ev.ref < len(self.irregularities):
                 self._note(t, f"arbiter {ev.action}: no irregularity {ev.ref}")
                 return
-            self._set_status(ev.ref, ACCEPTED if ev.action == "accept" else CORRECTED, t,
-                             f"arbiter decision{': ' + ev.note if ev.note else ''}")
+            status = {"accept": ACCEPTED, "rectify": CORRECTED, "dismiss": DISMISSED}[ev.action]
+            irr = self.irregularities[ev.ref]
+            target = self.judge.restore_target(ev.ref, irr.type) \
+                if ev.action == "rectify" and irr.status == OPEN else None
+            self._set_status(ev.ref, status, t, f"arbiter decision{': ' + ev.note if ev.note else ''}")
+            if target is not None:
+                # FPD 000 7.5a, 001 5.1.3: the position just before the irregularity is restored; the record
+                # goes on from it (a setup), the board is read again once it stands so
+                self._set_position(t, _snap(target), f"position before irregularity {ev.ref} ({irr.type}) "
+                                                     f"restored by the arbiter ({irr.rule})")
         elif ev.action == "set-position":
             try:
                 board = Board(self.variant, ev.fen)
             except ValueError as exc:
                 self._note(t, f"arbiter set-position ignored: {exc}")
                 return
-            self._plies.append(_Ply(_snap(self.board), None, False, self._fen(board), None, False, None,
-                                    "position set by the arbiter", [], True))
-            self.tracker.set_position(self._fen(board))
-            self._undo = None
-            self._split = None
-            self._held = None
-            if self._phase in (LOST, SETUP):
-                self._lost_target = board
-                self.board = _snap(board)
-                if self._phase == SETUP:
-                    self.start_board = _snap(board)
-                    self._check_setup(t)
-                else:
-                    self._lost_check(t)
-            else:
-                self.board = _snap(board)
-                self._seg = _Segment(t, self._occ, pieces=self._pieces)
-                if self._occ != board.occupied():
-                    self._lost_target = board
-                    self._phase = LOST
-            self._note(t, f"arbiter set the position {self._fen(board)}")
+            self._set_position(t, board, "position set by the arbiter")
         elif ev.action == "result":
             if ev.result:
                 try:
@@ -1342,3 +1369,45 @@ class Reconstructor:
                     return
                 self._end(t, GameRecord(self.variant, result=ev.result).result,
                           f"arbiter{': ' + ev.note if ev.note else ''}")
+
+    def _flag(self, found: list[int], t: float, white: bool, number: int, kind: str, squares, detail: str,
+              why: str = "") -> None:
+        """Report ``kind`` as the book says: an irregularity (its index appended to ``found``), an observation
+        for review (``why``: what the sensors cannot settle), or nothing where the book makes it no fault."""
+        judge = self.judge
+        if not judge.reported(kind):
+            return
+        if judge.observed(kind):
+            self._observe(kind, t, squares, detail, white, number, why or f"{judge.law(kind).text}: for the arbiter")
+        else:
+            found.append(self._irregular(kind, t, squares, detail, white, number))
+
+    def _irregular_position(self, indexes: list[int]) -> str:
+        """The record's mark on a move played on from open irregularities (FPD 000 7.5a, 001 5.1.3)."""
+        return "played from an irregular position (" + "; ".join(
+            f"{self.irregularities[i].type} {self.irregularities[i].rule}" for i in indexes) + ")"
+
+    def _set_position(self, t: float, board: Board, comment: str) -> None:
+        """The record goes on from ``board`` (a setup); the engine reads the board from there once the
+        squares match it (until then it waits as for a lost position)."""
+        self._plies.append(_Ply(_snap(self.board), None, False, self._fen(board), None, False, None,
+                                comment, [], True))
+        self.tracker.set_position(self._fen(board))
+        self._undo = None
+        self._split = None
+        self._held = None
+        if self._phase in (LOST, SETUP):
+            self._lost_target = board
+            self.board = _snap(board)
+            if self._phase == SETUP:
+                self.start_board = _snap(board)
+                self._check_setup(t)
+            else:
+                self._lost_check(t)
+        else:
+            self.board = _snap(board)
+            self._seg = _Segment(t, self._occ, pieces=self._pieces)
+            if self._occ != board.occupied():
+                self._lost_target = board
+                self._phase = LOST
+        self._note(t, f"arbiter set the position {self._fen(board)}")

@@ -2,7 +2,8 @@
 
 Each has ``t`` (session seconds) and ``to_json()`` (a JSON-ready dict with a ``"kind"``),
 so the live feed, the journal and ``rig transcribe --explain`` share one vocabulary.
-Irregularity ids, rule articles and statuses are those of docs/session-format.md.
+Irregularity ids and statuses are those of docs/session-format.md; the article an irregularity cites is the rule
+book's in force (:mod:`rig.law`).
 """
 
 from __future__ import annotations
@@ -30,32 +31,26 @@ __all__ = [
     "OPEN",
     "ACCEPTED",
     "CORRECTED",
+    "DISMISSED",
 ]
 
 OPEN = "open"
 ACCEPTED = "accepted"
 CORRECTED = "corrected"
+#: the arbiter dismissed it with a reason (``dismiss``: an adjustment announced, a hand the sensors cannot see)
+DISMISSED = "dismissed"
 
-#: The rule articles of each irregularity type (docs/session-format.md "Irregularity types").
-RULES: dict[str, str] = {
-    "touched-piece-not-moved": "FPD 4.3-4.4; CODEX art. 42.C",
-    "piece-moved-after-release": "FPD 4.6",
-    "opponent-piece-touched": "FPD 4.13; CODEX art. 42.E",
-    "capture-removed-early": "FPD 3.8; CODEX art. 42.J",
-    "capture-not-removed": "CODEX art. 42.K",
-    "wrong-piece-removed": "CODEX art. 42.G, 42.L",
-    "own-piece-removed": "CODEX art. 42.N",
-    "capture-not-taken": "FPD 3.3; CODEX art. 42.F",
-    "capture-rule-violated": "FPD 3.7; CODEX art. 42.H",
-    "capture-incomplete": "CODEX art. 42.I, art. 9",
-    "illegal-move": "CODEX art. 42.B",
-    "two-moves": "CODEX art. 42.A",
-    "move-taken-back": "CODEX art. 42.D",
-    "clock-without-move": "FPD 7.5b",
-    "uncrowned-king-moved": "CODEX art. 42.O; FMJD 3.7",
-    "wrong-setup": "FPD 7.2; CODEX art. 44",
-    "position-lost": "FPD 7.4; CODEX art. 46-48",
-}
+
+def _every_book() -> dict[str, str]:
+    from rig.law import BOOKS, IRREGULARITY_TYPES, OBSERVATION_TYPES
+    books = list({b.id: b for b in BOOKS.values()}.values())
+    return {kind: "; ".join(b.laws[kind].article for b in books if kind in b.laws)
+            for kind in IRREGULARITY_TYPES + OBSERVATION_TYPES}
+
+
+#: Every book's article for each irregularity type ("FPD 000 3.4c; FPD 001 2.2.8, 5.1.3; ..."), for a reader
+#: with no rule set at hand. A report cites only the book in force: ``rig.law.rule_for(ruleset, type)``.
+RULES: dict[str, str] = _every_book()
 
 
 def _r(t: float) -> float:
@@ -226,7 +221,8 @@ class SensorFault:
 
 @dataclass(frozen=True)
 class IrregularityUpdate:
-    """Irregularity ``index`` changed status (accepted by the opponent's move, corrected, or by the arbiter)."""
+    """Irregularity ``index`` changed status (accepted by the opponent's move, corrected, or by the arbiter:
+    accepted, corrected or dismissed)."""
 
     index: int
     status: str

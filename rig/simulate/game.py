@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rig.board import Board
 from rig.errors import IllegalMoveError
+from rig.law import status_after_reply
 from rig.move import Move
 from rig.session import ClockEvent, Event, Frame, Header
 from rig.simulate.hands import Hands, SimClock, between
@@ -95,6 +96,7 @@ class Simulation:
         self.model = model
         self.white_first = board.turn
         self.use_clock = clock
+        self.ruleset = variant.default_ruleset     # whose book says what the opponent's move does (rig.law)
         self.hands = Hands(board.occupied(), rng, model)
         self.clock: SimClock | None = None
         self.ply = 0
@@ -148,7 +150,8 @@ class Simulation:
         still = []
         for i in self._pending:
             if self.irregularities[i]["side"] != name:
-                self.irregularities[i]["status"] = "accepted"
+                # accepted (CODEX art. 50, FMJD 5.7), or open for the arbiter under the FPD (000 7.5a)
+                self.irregularities[i]["status"] = status_after_reply(self.ruleset, self.irregularities[i]["type"])
             else:
                 still.append(i)
         self._pending = still
@@ -214,9 +217,9 @@ class Simulation:
     def execute(self, move: Move, *, removal: list[int] | None = None, early: int | None = None,
                 king: bool | None = None, quirks: "TurnQuirks | None" = None) -> None:
         """Do a move with the hands: lift, touch down on the landing squares of a capture (most of the
-        time), release on the last square, then remove ``removal`` (default: all captured pieces, in random
-        order). ``early``: a captured piece removed while the capturing piece is still under way.
-        ``quirks``: the real-board behaviours of this turn (:mod:`rig.simulate.behaviours`)."""
+        time), release on the last square, then remove ``removal`` (default: all captured pieces, in the
+        order jumped or its reverse, FMJD 4.11). ``early``: a captured piece removed while the capturing piece
+        is still under way. ``quirks``: the real-board behaviours of this turn (:mod:`rig.simulate.behaviours`)."""
         h, m, rng = self.hands, self.model, self.rng
         if king is None:
             piece = self.board.piece_at(move.origin)
@@ -266,6 +269,12 @@ class Simulation:
         if removal is None:
             removal = [c for c in move.captured if c != early]
             rng.shuffle(removal)
+            # FMJD 4.11: in the order jumped or its reverse (the shuffle, drawn as before, picks which)
+            if removal and removal[0] != removal[-1] and move.captured.index(removal[0]) > \
+                    move.captured.index(removal[-1]):
+                removal.sort(key=move.captured.index, reverse=True)
+            else:
+                removal.sort(key=move.captured.index)
         pair = quirks.pair_index(len(removal)) if quirks is not None else None
         for k, c in enumerate(removal):
             if pair is None or k != pair + 1:       # two at once: the second in the same frame as the first
@@ -340,6 +349,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
     board = Board(v, fen)
     sim = Simulation(v, board, rng, model, clock)
     sim.quirk_rng = random.Random(f"behaviours:{v.name}:{seed}")
+    sim.ruleset = ruleset or v.default_ruleset
     notes: list[str] = []
     if 0 in by_ply and by_ply[0].type == "wrong-setup":
         prepare_setup(sim)
