@@ -1278,12 +1278,23 @@ class Reconstructor:
 
     def _arbiter(self, ev: ArbiterEvent) -> None:
         t = ev.t
-        if ev.action in ("accept", "rectify"):
+        if ev.action in ("accept", "rectify", "dismiss"):
             if ev.ref is None or not 0 <= ev.ref < len(self.irregularities):
                 self._note(t, f"arbiter {ev.action}: no irregularity {ev.ref}")
                 return
-            self._set_status(ev.ref, ACCEPTED if ev.action == "accept" else CORRECTED, t,
-                             f"arbiter decision{': ' + ev.note if ev.note else ''}")
+            status = {"accept": ACCEPTED, "rectify": CORRECTED, "dismiss": "dismissed"}[ev.action]
+            self._set_status(ev.ref, status, t, f"arbiter decision{': ' + ev.note if ev.note else ''}")
+        elif ev.action == "draw-claim":
+            what = f"arbiter: {ev.side}'s draw claim {'upheld' if ev.upheld else 'rejected'}" \
+                   f"{': ' + ev.note if ev.note else ''}"
+            if ev.upheld and self.result == "*":
+                self._end(t, result_text(self.variant, "draw"), what)
+            else:
+                self._note(t, what)
+        elif ev.action == "time":
+            ms = ev.delta_ms or 0
+            self._note(t, f"arbiter: {abs(ms) / 1000:g} s {'added to' if ms >= 0 else 'taken from'} "
+                          f"{ev.side}'s clock{': ' + ev.note if ev.note else ''}")
         elif ev.action == "set-position":
             try:
                 board = Board(self.variant, ev.fen)
