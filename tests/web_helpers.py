@@ -100,6 +100,7 @@ class BoardRig:
 
     def __init__(self, tmp_path, session, config: WebConfig | None = None):
         self.session = session
+        tmp_path.mkdir(parents=True, exist_ok=True)
         self.paths = RunPaths(str(tmp_path / "game.jsonl"))
         self.engine = Reconstructor(session.header)
         self.journal = Journal.create(self.paths.session, session.header)

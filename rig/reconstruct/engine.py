@@ -1321,6 +1321,7 @@ class Reconstructor:
                 if self._occ != board.occupied():
                     self._lost_target = board
                     self._phase = LOST
+                    self._emit(PositionLost(t, tuple(sorted(self._occ ^ board.occupied()))))
             self._note(t, f"arbiter set the position {self._fen(board)}")
         elif ev.action == "result":
             if ev.result:
