@@ -178,6 +178,7 @@
     var a = $("alert");
     a.hidden = false;
     a.setAttribute("data-count", String(alerts));
+    a.setAttribute("data-at", String(Date.now()));
     RigLive.text($("alert-text"), "New irregularity #" + index + ": " + irr.type + " (" + irr.rule + "), move " +
       irr.number + " " + irr.side);
   }
