@@ -17,7 +17,7 @@
     this.seq = 0;
     this.lastId = null;
     this.status = "connecting";
-    this.applied = [];            // [seq, kind, index] of each applied move message (tests read it)
+    this.applied = [];            // [seq, index, move, epoch ms] of each applied move message (tests, bench)
     this.snapshots = 0;
     this.backoff = 500;
     this._connect();
@@ -85,7 +85,7 @@
       case "move":
       case "move-update":
         s.moves[d.index] = d.move;
-        if (kind === "move") this.applied.push([d.seq, d.index, d.move.move]);
+        if (kind === "move") this.applied.push([d.seq, d.index, d.move.move, performance.timeOrigin + performance.now()]);
         break;
       case "position": s.position = d.position; break;
       case "clock": s.clock = d.clock; break;
