@@ -216,3 +216,15 @@ def test_a_flood_of_event_streams_is_capped(tmp_path, game):
         for cm, _ in opened:
             cm.__exit__(None, None, None)
         wait_for(lambda: rig.server.app.state.streams.open == 0)
+
+
+def test_an_action_after_the_run_ended_is_409(tmp_path, game):
+    with BoardRig(tmp_path, game) as rig, httpx.Client(base_url=rig.url) as client:
+        rig.release_all()
+        rig.settle()
+        rig.loop.stop.set()
+        wait_for(lambda: rig.feed.closed)
+        r = client.post("/arbiter/api/action", json={"action": "result", "result": "1-0"}, headers=AUTH)
+        assert r.status_code == 409 and "not running" in r.json()["error"]
+        assert client.get("/api/game").json()["closed"] is True
+        assert rig.engine.result == "*"

@@ -49,7 +49,7 @@ class WebServer:
 
         config = uvicorn.Config(self.app, host=self.host, port=self.requested_port, log_level="warning",
                                 access_log=False, lifespan="off", timeout_graceful_shutdown=2,
-                                ws="none")
+                                ws="none", limit_concurrency=self.feed.config.max_streams + 64)
         server = uvicorn.Server(config)
         self._server = server
         failure: list[BaseException] = []

@@ -73,7 +73,8 @@
       box.appendChild(head);
       r.body.lines.forEach(function (line) {
         var div = document.createElement("div");
-        var what = line.type === "frame" ? "frame  [" + line.occupied.join(" ") + "]"
+        var names = review.info.names;
+        var what = line.type === "frame" ? "frame  [" + line.occupied.map(function (q) { return names[q] || q; }).join(" ") + "]"
           : line.type === "clock" ? "clock  " + line.event + (line.side ? " " + line.side : "") +
               (line.white_ms !== undefined ? " " + RigLive.formatMs(line.white_ms) + " / " + RigLive.formatMs(line.black_ms) : "")
           : "arbiter " + line.action + (line.ref !== undefined ? " #" + line.ref : "") + (line.note ? " (" + line.note + ")" : "");
