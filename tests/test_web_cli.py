@@ -83,6 +83,7 @@ def test_bad_listen_and_web_config_exit_2(tmp_path):
         port = busy.getsockname()[1]
         r = rig("run", "--simulate", GAME, "--out", out, "--listen", f"127.0.0.1:{port}")
     assert r.returncode == 2 and "cannot serve the pages" in r.stderr and "Traceback" not in r.stderr
+    assert not [f for f in os.listdir(out) if f.endswith(".jsonl")], "no empty session left behind"
 
 
 def test_web_config(tmp_path):

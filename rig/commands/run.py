@@ -255,8 +255,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"rig run: {exc}", file=sys.stderr)
         return 2
 
-    # -- the journal, the engine, the view
+    # -- the journal, the engine, the pages, the view
     engine = Reconstructor(header)
+    feed = server = None
+    if web is not None:           # before the journal: an address in use leaves no empty session behind
+        from rig.web.feed import GameFeed
+        from rig.web.server import WebServer, WebServerError
+
+        feed = GameFeed(header, web[2], session_path=paths.session)
+        try:
+            server = WebServer(feed, web[0], web[1]).start()
+        except WebServerError as exc:
+            print(f"rig run: {exc}", file=sys.stderr)
+            return 2
+        print(f"rig run: pages on {server.url}/ (overlay {server.url}/overlay, arbiter {server.url}/arbiter)",
+              file=sys.stderr, flush=True)
     try:
         if recovered is not None:
             gap_s = max(0.0, time.time() - os.path.getmtime(paths.session))
@@ -266,6 +279,8 @@ def run(args: argparse.Namespace) -> int:
             journal = Journal.create(paths.session, header)
         health_journal = Journal(paths.health, open(paths.health, "a", encoding="utf-8"))
     except (JournalError, OSError) as exc:
+        if server is not None:
+            server.stop()
         print(f"rig run: {exc}", file=sys.stderr)
         return 2
     handler = _logging(paths, args.plain)
@@ -276,26 +291,8 @@ def run(args: argparse.Namespace) -> int:
     view = RunView(f"{tg.get('White', 'White')} - {tg.get('Black', 'Black')}", engine.board)
     screen = run_screen(sys.stdout, args.plain)
     stop = threading.Event()
-    feed = None
-    if web is not None:
-        from rig.web.feed import GameFeed
-
-        feed = GameFeed(header, web[2], session_path=paths.session)
     loop = LiveLoop(engine, journal, paths, [], clock, view=view, screen=screen, health_journal=health_journal,
                     stop=stop, grace_s=args.grace, sinks=[feed] if feed is not None else [])
-    server = None
-    if feed is not None:
-        from rig.web.server import WebServer, WebServerError
-
-        try:
-            server = WebServer(feed, web[0], web[1]).start()
-        except WebServerError as exc:
-            journal.close()
-            health_journal.close()
-            print(f"rig run: {exc}", file=sys.stderr)
-            return 2
-        print(f"rig run: pages on {server.url}/ (overlay {server.url}/overlay, arbiter {server.url}/arbiter)",
-              file=sys.stderr, flush=True)
     info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)

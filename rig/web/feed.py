@@ -22,6 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from rig.board import Board
 from rig.reconstruct import ClockUpdate, CounterUpdate, GameEnd, Note, PositionLost, PositionRestored
 from rig.session import ArbiterEvent, Frame, Header
 from rig.variants import get_variant
@@ -80,7 +81,10 @@ class GameFeed:
         self.health: deque[dict] = deque(maxlen=50)
         self.counters: list[dict] = []
         self.clock: dict | None = None
-        self.position: dict = {}
+        start = Board(self.variant, header.fen)        # until the loop runs: the session's start position
+        self.position: dict = {"fen": start.fen(), "pieces": {str(k): v for k, v in start.piece_codes().items()},
+                               "turn": "white" if start.turn else "black", "last": None, "lost": False}
+        self._synced = False
         self.result = "*"
         self.reason = ""
         self.pdn = ""
@@ -99,8 +103,9 @@ class GameFeed:
             self.loop = loop
             self._now = loop.clock
             self._rate = float(getattr(loop.clock, "speed", 1.0))
-            if not self.position:
-                self._sync(loop, (), first=True)
+        if not self._synced:
+            self._synced = True
+            self._sync(loop, (), first=True)
 
     def on_start(self, loop: "LiveLoop") -> None:
         self._attach(loop)
