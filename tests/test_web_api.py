@@ -9,6 +9,7 @@ import json
 import httpx
 import pytest
 
+from rig.pdn import read_game
 from rig.web.config import WebConfig
 from web_helpers import TOKEN, BoardRig, expected_steps, session_of, wait_for
 
@@ -228,3 +229,35 @@ def test_an_action_after_the_run_ended_is_409(tmp_path, game):
         assert r.status_code == 409 and "not running" in r.json()["error"]
         assert client.get("/api/game").json()["closed"] is True
         assert rig.engine.result == "*"
+
+
+def movetext(pdn: str) -> list[str]:
+    """The moves and setups of a PDN game, comments and move numbers left out."""
+    import re
+
+    body = pdn.split("\n\n", 1)[1]
+    body = re.sub(r"\{[^}]*\}", " ", body)
+    return [tok for tok in body.split() if not re.fullmatch(r"\d+\.(\.\.)?|\*", tok)]
+
+
+def test_live_pdn_never_rewrites_a_move_without_a_reason(tmp_path):
+    game = session_of("portuguese", 24, inject=["move-taken-back@7", "capture-not-taken@13"])
+    with BoardRig(tmp_path, game) as rig, httpx.Client(base_url=rig.url) as client:
+        snapshots = [client.get("/game.pdn").text]
+        for ev in game.events:                       # every state a poller could see
+            rig.release_until(ev.t)
+            rig.settle()
+            text = client.get("/game.pdn").text
+            if text != snapshots[-1]:
+                snapshots.append(text)
+        for text in snapshots:                       # each one a PDN game that replays
+            parsed = read_game(text, "portuguese")
+            assert parsed.replay().ok, text
+        rewrites = 0
+        for old, new in zip(snapshots, snapshots[1:]):
+            a, b = movetext(old), movetext(new)
+            if b[:len(a)] != a:
+                rewrites += 1
+                assert "taken back" in new or "position set by the arbiter" in new, (old, new)
+        assert rewrites >= 1, "the taken-back move was shown, then replaced with its reason"
+        assert snapshots[-1] == rig.engine.pdn() and "[%clock" in snapshots[-1]

@@ -215,10 +215,28 @@ class GameFeed:
                 self.observations = list(obs)
                 msgs.append(("observations", {"observations": self.observations}))
         if msgs or first:
-            self.pdn = engine.pdn()
+            self.pdn = self._live_pdn(engine)
             for kind, data in msgs:
                 self._append(kind, data)
         return bool(msgs)
+
+    @staticmethod
+    def _live_pdn(engine) -> str:
+        """The engine's record; while the last moves on the board stand withdrawn (taken back, the move
+        instead not made yet) the record says so in a final comment, so that no move a reader has seen
+        disappears without its reason (the engine puts the same words on the move played instead)."""
+        pdn = engine.pdn()
+        gone = []
+        for m in reversed(engine.moves):
+            if not m.withdrawn:
+                break
+            gone.append(m.move_text)
+        if not gone:
+            return pdn
+        head, sep, tail = pdn.rstrip("\n").rpartition(" ")
+        if not sep:
+            return pdn
+        return f"{head} {{{', '.join(reversed(gone))} taken back}} {tail}\n\n"
 
     @staticmethod
     def _lost(outs: Sequence[Any], was: bool) -> bool:
