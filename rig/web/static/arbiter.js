@@ -129,6 +129,17 @@
       .map(function (k) { return k + ": " + JSON.stringify(obs[k]); }).join(" · ");
     card.querySelector(".meta").textContent = rest;
     card.setAttribute("data-observation", String(i));
+    if (typeof obs.t === "number") {
+      var actions = document.createElement("div");
+      actions.className = "actions";
+      actions.innerHTML = '<button data-do="evidence">Frames and clock</button>';
+      card.appendChild(actions);
+      var box = document.createElement("div");
+      box.className = "timeline";
+      box.hidden = true;
+      card.appendChild(box);
+      actions.firstChild.addEventListener("click", function () { evidence(card, obs.t); });
+    }
     return card;
   }
 
