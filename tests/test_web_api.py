@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from rig.pdn import read_game
+from rig.reconstruct import CounterUpdate
 from rig.web.config import WebConfig
 from web_helpers import TOKEN, BoardRig, expected_steps, session_of, wait_for
 
@@ -69,7 +70,10 @@ def test_api_and_pdn_follow_the_live_game(tmp_path, game):
         assert pdn.status_code == 200 and pdn.headers["content-type"].startswith("text/plain; charset=utf-8")
         assert pdn.text == rig.engine.pdn()
         assert "[%clock" in pdn.text and '[White "Ana Lima"]' in pdn.text
-        assert client.get("/api/game").json()["clock"]["white_ms"] is not None
+        final = client.get("/api/game").json()
+        assert final["clock"]["white_ms"] is not None
+        assert final["counters"] == CounterUpdate(0.0, rig.engine.counters).to_json()["counters"]
+        assert final["position"]["fen"] == rig.engine.board.fen()
 
 
 def test_sse_resumes_from_last_event_id_without_loss_or_repeat(tmp_path, game):
