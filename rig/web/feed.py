@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rig.board import Board
+from rig.errors import RigError
 from rig.reconstruct import ClockUpdate, CounterUpdate, GameEnd, Note, PositionLost, PositionRestored
 from rig.session import ArbiterEvent, Frame, Header
 from rig.variants import get_variant
@@ -36,7 +37,7 @@ __all__ = ["GameFeed", "Message", "FeedClosedError"]
 _SIDES = ("white", "black")
 
 
-class FeedClosedError(RuntimeError):
+class FeedClosedError(RigError, RuntimeError):
     """The board's run has ended: nothing more can be journaled."""
 
 
