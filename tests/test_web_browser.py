@@ -192,3 +192,49 @@ def test_a_dropped_connection_resumes_without_a_missing_or_doubled_move(tmp_path
             assert proxy.cuts == 2
         finally:
             proxy.close()
+
+
+def test_board_js_is_standalone_and_draws_each_variant_in_its_orientation(tmp_path, browser):
+    """/static/board.js on a page of its own (as the hub's pages use it): FPD 2.2 numbers from White's
+    bottom right (the dark corner at each player's right, FPD 1.2); FMJD 2.6 from the top left; CBD algebraic
+    with a1 at White's bottom left."""
+    import httpx
+
+    from rig.web.config import WebConfig
+    from rig.web.feed import GameFeed
+    from rig.web.server import WebServer
+    from rig.session import Header
+
+    cells = """(args) => {
+        const [info, flip] = args;
+        document.body.innerHTML = '<div id="b" style="width:400px;height:400px"></div>';
+        const board = new RigBoard(document.getElementById('b'), info, {flip: flip, coordinates: false});
+        board.draw({pieces: {"1": "W"}});
+        const box = sq => { const r = document.querySelector('#b .rig-square[data-square="' + sq + '"]')
+                                             .getBoundingClientRect(); return [Math.round(r.x), Math.round(r.y)]; };
+        const out = {};
+        for (const sq of Object.keys(info.squares)) out[sq] = box(sq);
+        out.king = document.querySelectorAll('#b [data-piece="W"] .rig-crown').length;
+        out.labels = [...document.querySelectorAll('#b .rig-number')].map(t => t.textContent);
+        return out;
+    }"""
+    page = browser.new_page(viewport={"width": 600, "height": 600})
+    for variant, fen in (("portuguese", None), ("international", None), ("brazilian", None)):
+        feed = GameFeed(Header(variant, {"portuguese": "fpd-2026", "international": "fmjd",
+                                         "brazilian": "codex-64"}[variant], fen), WebConfig())
+        with WebServer(feed, "127.0.0.1", 0) as server:
+            info = httpx.get(server.url + "/api/game").json()["info"]
+            page.set_content(f'<script src="{server.url}/static/board.js"></script>')
+            page.wait_for_function("() => typeof RigBoard === 'function'")
+            at = page.evaluate(cells, [info, False])
+            flipped = page.evaluate(cells, [info, True])
+        squares = [v for k, v in at.items() if k.isdigit()]
+        xs, ys = sorted({x for x, _ in squares}), sorted({y for _, y in squares})
+        assert at["king"] == 1
+        if variant == "portuguese":
+            assert at["1"] == [xs[-1], ys[-1]] and flipped["1"] == [xs[0], ys[0]]
+        elif variant == "international":
+            assert at["1"] == [xs[1], ys[0]] and at["46"] == [xs[0], ys[-1]] and at["50"][1] == ys[-1]
+        else:
+            a1 = [k for k, name in info["names"].items() if name == "a1"][0]
+            assert at[a1] == [xs[0], ys[-1]] and "a1" in at["labels"] and "h8" in at["labels"]
