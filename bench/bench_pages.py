@@ -94,6 +94,15 @@ def latency(plies: int, browser: bool) -> None:
             page.goto(rig.url + "/")
             page.wait_for_function("() => window.rigLive && window.rigLive.status === 'live'")
         wait_for(lambda: rig.server.app.state.streams.open >= (2 if browser else 1))
+        sink_ms: list[float] = []
+        on_outputs = rig.feed.on_outputs
+
+        def timed(loop, outs):               # the sink's time on the loop's thread (it must return fast)
+            t = time.perf_counter()
+            on_outputs(loop, outs)
+            sink_ms.append(1000 * (time.perf_counter() - t))
+
+        rig.feed.on_outputs = timed
         sent: dict[int, float] = {}
         for k, i in enumerate(marks):
             if i > 0:                        # what came before the move's last event, released beforehand
@@ -107,6 +116,7 @@ def latency(plies: int, browser: bool) -> None:
         print(f"move-to-page latency, one board, {len(sent)} moves of an international game "
               f"(journal fsync per line included):")
         print("  " + summary("SSE client (httpx)", sse_ms))
+        print("  " + summary("the pages' sink per batch", sink_ms) + "  (on the loop's thread)")
         if page is not None:
             wait_for(lambda: page.evaluate("() => window.rigLive.applied.length") >= len(sent), timeout=10)
             applied = page.evaluate("() => window.rigLive.applied")

@@ -70,6 +70,8 @@ def test_replayed_game_appears_move_by_move(tmp_path, browser, game):
         for step in steps:
             rig.release_until(step.t)
             page.wait_for_function(f"() => document.getElementById('moves').dataset.count === '{len(step.moves)}'")
+            page.wait_for_function(f"() => {{ const c = window.rigLive.state.clock; return c && c.white_ms === "
+                                   f"{step.white_ms} && c.black_ms === {step.black_ms} && c.running === '{step.running}'; }}")
             stopped = "white" if step.running == "black" else "black"
             stopped_ms = step.white_ms if stopped == "white" else step.black_ms
             page.wait_for_function(f"() => document.getElementById('{stopped}-clock').textContent === '{fmt(stopped_ms)}'")
@@ -95,6 +97,9 @@ def test_overlay_renders_for_a_1920x1080_scene(tmp_path, browser, game):
         page = open_page(browser, rig.url + "/overlay", {"width": 1920, "height": 1080})
         page.wait_for_function(f"() => window.rigLive && window.rigLive.state && "
                                f"window.rigLive.state.moves.length === {len(steps[6].moves)}")
+        step = steps[6]
+        page.wait_for_function(f"() => {{ const c = window.rigLive.state.clock; return c && c.white_ms === "
+                               f"{step.white_ms} && c.black_ms === {step.black_ms}; }}")
         assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgba(0, 0, 0, 0)"
         assert page.evaluate(PIECES_JS) == steps[6].pieces
         box = page.locator("#board svg").bounding_box()

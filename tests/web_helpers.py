@@ -53,11 +53,12 @@ class StepSource:
         self.inbox = inbox
 
     def release_until(self, t: float) -> None:
-        self._h = max(self._h, t)          # as a scanner's horizon: its last scan, then what it saw
         while self.i < len(self.events) and self.events[self.i].t <= t:
             ev = self.events[self.i]
             self.inbox.put(ev.t, "event", ev, self.name)
             self.i += 1
+        # then the horizon (the source's promise: nothing older will come), as a scanner after its scan
+        self._h = max(self._h, t)
 
     def horizon(self) -> float:
         return self._h

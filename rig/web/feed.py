@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from rig.board import Board
 from rig.errors import RigError
-from rig.reconstruct import ClockUpdate, CounterUpdate, GameEnd, Note, PositionLost, PositionRestored
+from rig.reconstruct import (ClockUpdate, CounterUpdate, GameEnd, Irregularity, IrregularityUpdate, MoveEntry,
+                             MoveWithdrawn, Note, PositionLost, PositionRestored)
 from rig.session import ArbiterEvent, Frame, Header
 from rig.variants import get_variant
 from rig.web.config import WebConfig
@@ -34,7 +35,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["GameFeed", "Message", "FeedClosedError"]
 
-_SIDES = ("white", "black")
+#: the engine's outputs the feed reads; another kind (observations) makes it read the report
+_KNOWN = (MoveEntry, MoveWithdrawn, Irregularity, IrregularityUpdate, CounterUpdate, PositionLost, PositionRestored,
+          ClockUpdate, GameEnd, Note)
 
 
 class FeedClosedError(RigError, RuntimeError):
@@ -155,9 +158,13 @@ class GameFeed:
     def _sync(self, loop: "LiveLoop", outs: Sequence[Any], first: bool = False) -> None:
         """Publish what changed in the engine's public surface after a batch of outputs."""
         with self._lock:
-            woke = self._sync_locked(loop, outs, first)
-        if woke:
+            changed = self._sync_locked(loop, outs, first)
+        if changed:
             self._wake()
+        if changed or first:      # after the pages are woken: the record takes longest (a replay of the game)
+            pdn = self._live_pdn(loop.engine)
+            with self._lock:
+                self.pdn = pdn
 
     def _sync_locked(self, loop: "LiveLoop", outs: Sequence[Any], first: bool) -> bool:
         engine = loop.engine
@@ -210,15 +217,15 @@ class GameFeed:
             elif self.irregularities[i] != item:
                 self.irregularities[i] = item
                 msgs.append(("irregularity-update", {"index": i, "irregularity": item}))
-        if msgs and any(k != "clock" for k, _ in msgs):
+        # observations (in the report when the engine gives them): read at a kind of output the pages do
+        # not know, a note, an irregularity or the end
+        if first or any(not isinstance(o, _KNOWN) or isinstance(o, (Note, Irregularity, GameEnd)) for o in outs):
             obs = engine.report().get("observations")
             if isinstance(obs, list) and obs != self.observations:
                 self.observations = list(obs)
                 msgs.append(("observations", {"observations": self.observations}))
-        if msgs or first:
-            self.pdn = self._live_pdn(engine)
-            for kind, data in msgs:
-                self._append(kind, data)
+        for kind, data in msgs:
+            self._append(kind, data)
         return bool(msgs)
 
     @staticmethod
