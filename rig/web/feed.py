@@ -241,10 +241,10 @@ class GameFeed:
             gone.append(m.move_text)
         if not gone:
             return pdn
-        head, sep, tail = pdn.rstrip("\n").rpartition(" ")
-        if not sep:
+        parts = pdn.rstrip().rsplit(None, 1)          # the movetext's last token is the result
+        if len(parts) != 2:
             return pdn
-        return f"{head} {{{', '.join(reversed(gone))} taken back}} {tail}\n\n"
+        return f"{parts[0]} {{{', '.join(reversed(gone))} taken back}} {parts[1]}\n\n"
 
     @staticmethod
     def _lost(outs: Sequence[Any], was: bool) -> bool:
