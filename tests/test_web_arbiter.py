@@ -155,3 +155,26 @@ def test_evidence_window_from_the_ring_and_from_the_journal_file(tmp_path, irreg
             review = client.get("/arbiter/api/review", headers=AUTH).json()
             rv = review["reviews"][1]
             assert rv["before"]["pieces"] != rv["after"]["pieces"] and rv["sensed"]
+
+
+def test_observations_in_the_report_reach_the_review(tmp_path, irregular_game):
+    """What the sensors cannot settle is an observation for review, not an alarm: when the engine's report
+    has ``observations`` (a kind of output the pages do not know announces them), the review lists them."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Observation:                                      # an output kind the feed does not know
+        t: float
+
+    with BoardRig(tmp_path, irregular_game) as rig, httpx.Client(base_url=rig.url, timeout=10) as client:
+        rig.release_until(irregular_game.events[40].t)
+        rig.settle()
+        seen = {"type": "piece-lifted-long", "t": 12.5, "squares": [11], "detail": "lifted 4 s, put back"}
+        report = rig.engine.report
+        rig.engine.report = lambda: dict(report(), observations=[seen])
+        seq = rig.feed.seq
+        rig.feed.on_outputs(rig.loop, [Observation(12.5)])   # the loop is idle: nothing released
+        review = client.get("/arbiter/api/review", headers=AUTH).json()
+        assert review["observations"] == [seen]
+        assert rig.feed.seq == seq + 1
+        assert "observations" not in client.get("/api/game").json()     # the public page has no review data
