@@ -40,7 +40,9 @@ RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
 SIDES = ("white", "black")
 PIECE_CODES = ("w", "W", "b", "B")
 CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
-ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result", "dismiss")
+ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")
+#: arbiter actions added for the review page and the law on irregularities (docs/session-format.md "Arbiter lines")
+ARBITER_ACTIONS += ("dismiss", "draw-claim", "time")
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,9 @@ class ClockEvent:
 @dataclass(frozen=True)
 class ArbiterEvent:
     """An arbiter decision entered during or after the game: ``accept``/``rectify`` an irregularity
-    (``ref`` its index), ``set-position`` (``fen``), ``result`` (``result``)."""
+    (``ref`` its index), ``set-position`` (``fen``), ``result`` (``result``); ``dismiss`` an irregularity
+    (``ref``, ``note`` the reason), a ``draw-claim`` of ``side`` (``upheld`` or not, ``note`` its basis),
+    ``time`` added to (``delta_ms`` > 0) or taken from (< 0) ``side``'s clock."""
 
     t: float
     action: str
@@ -112,10 +116,13 @@ class ArbiterEvent:
     fen: str | None = None
     result: str | None = None
     note: str | None = None
+    side: str | None = None
+    delta_ms: int | None = None
+    upheld: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "arbiter", "t": round(self.t, 4), "action": self.action}
-        for k in ("ref", "fen", "result", "note"):
+        for k in ("ref", "fen", "result", "note", "side", "delta_ms", "upheld"):
             v = getattr(self, k)
             if v is not None:
                 d[k] = v
@@ -245,8 +252,15 @@ def parse_event(obj: dict, line: int, squares: int) -> Event:
         ref = obj.get("ref")
         if ref is not None and (isinstance(ref, bool) or not isinstance(ref, int)):
             raise SessionFormatError("arbiter 'ref' must be an integer", line)
+        side, delta, upheld = obj.get("side"), obj.get("delta_ms"), obj.get("upheld")
+        if action in ("draw-claim", "time") and side not in SIDES:
+            raise SessionFormatError(f"arbiter {action} needs 'side' white or black, got {side!r}", line)
+        if action == "time" and (isinstance(delta, bool) or not isinstance(delta, int)):
+            raise SessionFormatError(f"arbiter time needs 'delta_ms', an integer of milliseconds, got {delta!r}", line)
+        if upheld is not None and not isinstance(upheld, bool):
+            raise SessionFormatError(f"arbiter 'upheld' must be true or false, got {upheld!r}", line)
         return ArbiterEvent(t=t, action=action, ref=ref, fen=obj.get("fen"), result=obj.get("result"),
-                            note=obj.get("note"))
+                            note=obj.get("note"), side=side, delta_ms=delta, upheld=upheld)
     if kind == "header":
         raise SessionFormatError("a second header in the same session", line)
     raise SessionFormatError(f"unknown line type {kind!r}; expected frame, clock or arbiter", line)

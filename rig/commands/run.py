@@ -6,12 +6,14 @@ out, the game shown live in the terminal.
             --out DIR_OR_SESSION.jsonl [--plain] [--grace S]
             [--simulate GAME.pdn|random [--game N] [--plies N] [--speed X] [--seed S] [--fault KIND:SQ]...
              [--clock-unplug AT:SECONDS]...]
+            [--listen HOST:PORT [--web-config web.toml]]
     rig run --resume SESSION.jsonl [same source options]
 
 The session file (journal) is written and fsynced line by line; GAME.pdn and GAME.report.json are
 rewritten atomically next to it after every move and at the end; switch health events go to
 GAME.health.jsonl. Ends at the game's end (after --grace seconds), on Ctrl-C/SIGTERM, or at the end of a
-simulated game. Exit 0; 2 for bad input (unreadable config, bad options, a journal that cannot be
+simulated game. --listen serves the board page, the OBS overlay, the arbiter review, /game.pdn, /api/game
+and /events (docs/web.md). Exit 0; 2 for bad input (unreadable config, bad options, a journal that cannot be
 resumed); 1 when a source or the engine failed (the journal is still complete). See docs/run.md.
 """
 
@@ -63,6 +65,10 @@ def register(subparsers) -> None:
     p.add_argument("--plain", action="store_true", help="line-by-line updates instead of the live screen")
     p.add_argument("--grace", type=float, default=3.0, metavar="S",
                    help="seconds to keep recording after the game ends (default 3)")
+    web = p.add_argument_group("pages (docs/web.md)")
+    web.add_argument("--listen", metavar="HOST:PORT", help="serve the board's pages (/, /overlay, /arbiter, "
+                     "/game.pdn, /api/game, /events) on this address, e.g. 0.0.0.0:8080")
+    web.add_argument("--web-config", metavar="web.toml", help="TOML with a [web] table: arbiter_token, limits")
     sim = p.add_argument_group("simulation (no Pi needed)")
     sim.add_argument("--simulate", metavar="GAME.pdn|random",
                      help="a simulated board: the matrix on mock pins, the clock an emulator on a pty")
@@ -128,6 +134,18 @@ def _check_options(args) -> None:
         raise RunSetupError("--clock-protocol goes with --clock-port (or --simulate)")
     if args.grace < 0:
         raise RunSetupError("--grace must not be negative")
+    if args.web_config and not args.listen:
+        raise RunSetupError("--web-config goes with --listen HOST:PORT")
+
+
+def _web(args):
+    """(host, port, WebConfig) of --listen and --web-config, or None without --listen."""
+    if not args.listen:
+        return None
+    from rig.web.config import WebConfig, load_web_config, parse_listen
+
+    host, port = parse_listen(args.listen)
+    return host, port, load_web_config(args.web_config) if args.web_config else WebConfig()
 
 
 def _has_clock(args) -> bool:
@@ -186,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         _check_options(args)
         tags = _tags(args.tag)
+        web = _web(args)
         unplugs = tuple(Unplug.parse(u) for u in args.clock_unplug)
         recovered = None
         if args.resume:
@@ -236,8 +255,21 @@ def run(args: argparse.Namespace) -> int:
         print(f"rig run: {exc}", file=sys.stderr)
         return 2
 
-    # -- the journal, the engine, the view
+    # -- the journal, the engine, the pages, the view
     engine = Reconstructor(header)
+    feed = server = None
+    if web is not None:           # before the journal: an address in use leaves no empty session behind
+        from rig.web.feed import GameFeed
+        from rig.web.server import WebServer, WebServerError
+
+        feed = GameFeed(header, web[2], session_path=paths.session)
+        try:
+            server = WebServer(feed, web[0], web[1]).start()
+        except WebServerError as exc:
+            print(f"rig run: {exc}", file=sys.stderr)
+            return 2
+        print(f"rig run: pages on {server.url}/ (overlay {server.url}/overlay, arbiter {server.url}/arbiter)",
+              file=sys.stderr, flush=True)
     try:
         if recovered is not None:
             gap_s = max(0.0, time.time() - os.path.getmtime(paths.session))
@@ -247,6 +279,8 @@ def run(args: argparse.Namespace) -> int:
             journal = Journal.create(paths.session, header)
         health_journal = Journal(paths.health, open(paths.health, "a", encoding="utf-8"))
     except (JournalError, OSError) as exc:
+        if server is not None:
+            server.stop()
         print(f"rig run: {exc}", file=sys.stderr)
         return 2
     handler = _logging(paths, args.plain)
@@ -258,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     screen = run_screen(sys.stdout, args.plain)
     stop = threading.Event()
     loop = LiveLoop(engine, journal, paths, [], clock, view=view, screen=screen, health_journal=health_journal,
-                    stop=stop, grace_s=args.grace)
+                    stop=stop, grace_s=args.grace, sinks=[feed] if feed is not None else [])
     info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)
@@ -308,6 +342,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
         if world is not None:
             world.close()
+        if server is not None:
+            server.stop()
         journal.close()
         health_journal.close()
         print(f"rig run: cannot open the board: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -329,6 +365,8 @@ def run(args: argparse.Namespace) -> int:
         with stop_on_signals(stop):
             outcome = loop.run()
     finally:
+        if server is not None:
+            server.stop()
         if world is not None:
             world.close()
         try:

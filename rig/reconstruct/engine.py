@@ -1353,13 +1353,28 @@ class Reconstructor:
                 # goes on from it (a setup), the board is read again once it stands so
                 self._set_position(t, _snap(target), f"position before irregularity {ev.ref} ({irr.type}) "
                                                      f"restored by the arbiter ({irr.rule})")
+        elif ev.action == "draw-claim":
+            what = f"arbiter: {ev.side}'s draw claim {'upheld' if ev.upheld else 'rejected'}" \
+                   f"{': ' + ev.note if ev.note else ''}"
+            if ev.upheld and self.result == "*":
+                self._end(t, result_text(self.variant, "draw"), what)
+            else:
+                self._note(t, what)
+        elif ev.action == "time":
+            ms = ev.delta_ms or 0
+            self._note(t, f"arbiter: {abs(ms) / 1000:g} s {'added to' if ms >= 0 else 'taken from'} "
+                          f"{ev.side}'s clock{': ' + ev.note if ev.note else ''}")
         elif ev.action == "set-position":
             try:
                 board = Board(self.variant, ev.fen)
             except ValueError as exc:
                 self._note(t, f"arbiter set-position ignored: {exc}")
                 return
+            was_lost = self._phase == LOST
             self._set_position(t, board, "position set by the arbiter")
+            if self._phase == LOST and not was_lost:
+                # the board does not show the position set: lost until it does (FPD 7.4; CODEX art. 46-48)
+                self._emit(PositionLost(t, tuple(sorted(self._occ ^ board.occupied()))))
         elif ev.action == "result":
             if ev.result:
                 try:
