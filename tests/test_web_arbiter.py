@@ -68,7 +68,7 @@ def test_decisions_journaled_first_and_transcribe_reproduces_them(tmp_path, irre
         rig.release_all()
         rig.settle()
         wait_for(lambda: len(rig.feed.irregularities) == 2)
-        # the opponent played on: both were accepted by play; the arbiter decides otherwise
+        # the opponent played on; under the FPD (fpd-2026) that accepts nothing: both stay open for the arbiter
         post(client, action="dismiss", ref=1, note="the piece was off the board; sensor lag")
         post(client, action="accept", ref=0, note="seen")
         post(client, action="time", side="white", delta_ms=60000, note="FPD 7.5b penalty for black")
@@ -83,7 +83,7 @@ def test_decisions_journaled_first_and_transcribe_reproduces_them(tmp_path, irre
     # journal line first, then the engine's decision, every time
     first = next(i for i, x in enumerate(order.seen) if x[0] == "journaled")
     assert order.seen[first:] == [("journaled", "dismiss", 1), ("status", "dismissed", 1), ("journaled", "accept", 0),
-                          ("journaled", "time", None), ("journaled", "draw-claim", None),
+                          ("status", "accepted", 0), ("journaled", "time", None), ("journaled", "draw-claim", None),
                           ("journaled", "draw-claim", None), ("end", "1/2-1/2", None)]
     _, events = read_session(rig.paths.session)
     lines = [e.to_json() for e in events if isinstance(e, ArbiterEvent)]
@@ -105,8 +105,8 @@ def test_rectify_sets_the_position_before_and_set_position_and_result(tmp_path, 
         wait_for(lambda: len(rig.feed.irregularities) == 2)
         before = rig.feed.reviews[1]["before"]["fen"]
         body = post(client, action="rectify", ref=1, restore=True)
-        assert [ln["action"] for ln in body["lines"]] == ["rectify", "set-position"]
-        assert body["lines"][1]["fen"] == before
+        # FPD 000 7.5a: the rule set's rectify restores the position before it by itself (no set-position line)
+        assert [ln["action"] for ln in body["lines"]] == ["rectify"]
         wait_for(lambda: rig.feed.position.get("lost"))        # the board must now be put back by hand
         assert rig.engine.irregularities[1].status == "corrected"
         now = client.get("/api/game").json()
@@ -121,15 +121,28 @@ def test_rectify_sets_the_position_before_and_set_position_and_result(tmp_path, 
     assert "position set by the arbiter" in pdn and report["result"] == "0-1"
 
 
-def test_rectify_without_restore_and_unknown_ref_after_the_game_changes(tmp_path, irregular_game):
-    with BoardRig(tmp_path, irregular_game) as rig, httpx.Client(base_url=rig.url, timeout=10) as client:
+def test_rectify_without_restore_where_the_book_does_not_restore(tmp_path):
+    """CODEX (brazilian): a rectification sets the status; putting the position back is the page's choice."""
+    game = session_of("brazilian", 20, inject=["clock-without-move@5"])
+    with BoardRig(tmp_path, game) as rig, httpx.Client(base_url=rig.url, timeout=10) as client:
         rig.release_all()
         rig.settle()
-        wait_for(lambda: len(rig.feed.irregularities) == 2)
+        wait_for(lambda: len(rig.feed.irregularities) == 1)
         body = post(client, action="rectify", ref=0, restore=False)
         assert [ln["action"] for ln in body["lines"]] == ["rectify"]
         wait_for(lambda: rig.engine.irregularities[0].status == "corrected")
         assert not rig.feed.position["lost"]
+
+
+def test_rectify_without_restore_refused_where_the_book_restores(tmp_path, irregular_game):
+    """FPD 000 7.5a: under fpd-2026 a rectification is the restoration of the position before it."""
+    with BoardRig(tmp_path, irregular_game) as rig, httpx.Client(base_url=rig.url, timeout=10) as client:
+        rig.release_all()
+        rig.settle()
+        wait_for(lambda: len(rig.feed.irregularities) == 2)
+        r = client.post("/arbiter/api/action", json={"action": "rectify", "ref": 0, "restore": False}, headers=AUTH)
+        assert r.status_code == 400 and "7.5a" in r.text
+        assert rig.engine.irregularities[0].status == "open"
 
 
 def test_evidence_window_from_the_ring_and_from_the_journal_file(tmp_path, irregular_game):

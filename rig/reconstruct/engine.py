@@ -1370,11 +1370,7 @@ class Reconstructor:
             except ValueError as exc:
                 self._note(t, f"arbiter set-position ignored: {exc}")
                 return
-            was_lost = self._phase == LOST
             self._set_position(t, board, "position set by the arbiter")
-            if self._phase == LOST and not was_lost:
-                # the board does not show the position set: lost until it does (FPD 7.4; CODEX art. 46-48)
-                self._emit(PositionLost(t, tuple(sorted(self._occ ^ board.occupied()))))
         elif ev.action == "result":
             if ev.result:
                 try:
@@ -1423,6 +1419,8 @@ class Reconstructor:
             self.board = _snap(board)
             self._seg = _Segment(t, self._occ, pieces=self._pieces)
             if self._occ != board.occupied():
+                # the board does not show the position set: lost until it does (FPD 7.4; CODEX art. 46-48)
                 self._lost_target = board
                 self._phase = LOST
+                self._emit(PositionLost(t, tuple(sorted(self._occ ^ board.occupied()))))
         self._note(t, f"arbiter set the position {self._fen(board)}")

@@ -93,7 +93,12 @@ def parse_action(body: bytes, feed: GameFeed) -> list[ArbiterEvent]:
         restore = obj.get("restore", True)
         if not isinstance(restore, bool):
             raise ArbiterRequestError("'restore' must be true or false")
-        if action == "rectify" and restore:
+        if action == "rectify" and not restore and feed.law_restores(ref):
+            raise ArbiterRequestError("under this rule set a rectification restores the position before the "
+                                      "irregularity (FPD 000 7.5a, 001 5.1.3); to let the position stand, "
+                                      "accept or dismiss it")
+        if action == "rectify" and restore and not feed.law_restores(ref):
+            # where the book restores by itself (FPD 000 7.5a) the engine does it; elsewhere the page sets it
             fen = feed.fen_before(ref)
             if fen:
                 events.append(ArbiterEvent(t, "set-position", fen=fen,

@@ -212,7 +212,9 @@ class GameFeed:
             if i >= len(self.irregularities):
                 self.irregularities.append(item)
                 self.reviews.append({"index": i, "t": item["t"], "before": before or position,
-                                     "after": position, "sensed": list(self._sensed)})
+                                     "after": position, "sensed": list(self._sensed),
+                                     # the rule set's rectify puts the position back itself (FPD 7.5a)
+                                     "law_restores": engine.judge.restores(irr.type)})
                 msgs.append(("irregularity", {"index": i, "irregularity": item}))
             elif self.irregularities[i] != item:
                 self.irregularities[i] = item
@@ -357,6 +359,12 @@ class GameFeed:
         """The position before irregularity ``index`` (what a rectification puts back)."""
         with self._lock:
             return self.reviews[index]["before"].get("fen") if 0 <= index < len(self.reviews) else None
+
+    def law_restores(self, index: int) -> bool:
+        """The rule set in force restores the position before irregularity ``index`` on a ``rectify``
+        (:meth:`rig.reconstruct.law.Judge.restores`): no set-position is needed."""
+        with self._lock:
+            return 0 <= index < len(self.reviews) and bool(self.reviews[index].get("law_restores"))
 
     def irregularity_count(self) -> int:
         with self._lock:
