@@ -177,7 +177,10 @@ class MqttPublisher:
 
     def on_close(self, loop) -> None:
         if self.started:
-            self._refresh_state(loop)
+            final = self.snapshot(loop, "state")
+            final["closed"] = True             # the run ended: its last move stands unless a resume says otherwise
+            self._q.put(("msg", dict(final, kind="snapshot")))
+            self._q.put(("state", final))
         self.close()
 
     # -- the worker (sequence, outbox, network) ---------------------------------------------------
