@@ -16,10 +16,9 @@ import threading
 import time
 from typing import Any, Sequence
 
+from rig.hub.messages import Messages
 from rig.hub.outbox import Outbox
-from rig.hub.protocol import OFFLINE, ONLINE, PROTOCOL_VERSION, Topics, check_id, decode, encode, session_id
-from rig.reconstruct import (ClockUpdate, GameEnd, Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn,
-                             PositionLost, PositionRestored)
+from rig.hub.protocol import OFFLINE, ONLINE, Topics, check_id, decode, encode, session_id
 
 __all__ = ["MqttPublisher", "outbox_path"]
 
@@ -32,16 +31,6 @@ MAX_REPLAY = 5000
 def outbox_path(session_path: str) -> str:
     stem = session_path[:-len(".jsonl")] if session_path.endswith(".jsonl") else session_path
     return stem + ".mqtt.jsonl"
-
-
-def _index_of(items: list, item: Any) -> int:
-    for i in range(len(items) - 1, -1, -1):
-        if items[i] is item:
-            return i
-    for i in range(len(items) - 1, -1, -1):
-        if items[i] == item:
-            return i
-    return len(items) - 1
 
 
 class MqttPublisher:
@@ -62,14 +51,12 @@ class MqttPublisher:
             header_line = f.readline()
         self.session = session_id(session_path, header_line)
         self.outbox = Outbox(outbox_path(session_path), fsync=fsync)
+        self.messages = Messages(self.board, self.tournament, self.round, self.session)
         self.state_every_s = state_every_s
         self.started = False
         self.connected = threading.Event()
         self.published = 0                      # messages handed to the network (replays included)
         self._q: "queue.SimpleQueue[tuple]" = queue.SimpleQueue()
-        self._clock: dict[str, Any] | None = None
-        self._lost = False
-        self._reason = ""
         self._state_at = 0.0
         self._state_dirty = False
         self._last_state: bytes | None = None
@@ -94,90 +81,32 @@ class MqttPublisher:
 
     # -- the sink (the loop's thread: build the message, hand it over) ----------------------------
 
-    def _common(self, kind: str, t: float | None) -> dict[str, Any]:
-        return {"v": PROTOCOL_VERSION, "board": self.board, "tournament": self.tournament, "round": self.round,
-                "session": self.session, "kind": kind, "t": None if t is None else round(t, 4),
-                "ts": time.time()}
-
-    def snapshot(self, loop, kind: str = "snapshot") -> dict[str, Any]:
-        """The whole game as the engine holds it (rebuilt from the journal on resume)."""
-        engine = loop.engine
-        h = engine.header
-        d = self._common(kind, loop.t)
-        d.update({
-            "header": {"variant": h.variant, "ruleset": h.ruleset, "fen": h.fen, "tags": dict(h.tags),
-                       "clock": bool(h.extra.get("clock"))},
-            "moves": [dict(m.to_json(), idx=i) for i, m in enumerate(engine.moves)],
-            "irregularities": [dict(x.report(), idx=i) for i, x in enumerate(engine.irregularities)],
-            "result": engine.result, "reason": self._reason, "clock": self._clock, "lost": self._lost,
-            "fen": engine.board.fen(),
-        })
-        return d
-
     def on_start(self, loop) -> None:
         self.started = True
-        self._q.put(("msg", self.snapshot(loop)))
-        self._q.put(("state", self.snapshot(loop, "state")))
+        self._q.put(("msg", self.messages.snapshot(loop.engine, loop.t)))
+        self._q.put(("state", self.messages.snapshot(loop.engine, loop.t, "state")))
         self._state_at = time.monotonic()
 
     def on_outputs(self, loop, outs: Sequence[Any]) -> None:
-        engine = loop.engine
-        for out in outs:
-            d: dict[str, Any] | None = None
-            if isinstance(out, MoveEntry):
-                d = dict(out.to_json(), idx=_index_of(engine.moves, out))
-                d["kind"] = "move"
-            elif isinstance(out, MoveWithdrawn):
-                d = {"idx": out.index, "move": out.move_text}
-                d["kind"] = "withdrawn"
-            elif isinstance(out, Irregularity):
-                d = dict(out.report(), idx=_index_of(engine.irregularities, out))
-                d["kind"] = "irregularity"
-            elif isinstance(out, IrregularityUpdate):
-                d = {"kind": "irregularity-update", "idx": out.index, "status": out.status, "reason": out.reason}
-            elif isinstance(out, ClockUpdate):
-                self._clock = {"white_ms": out.white_ms, "black_ms": out.black_ms, "running": out.running,
-                               "t": round(out.t, 4)}
-                d = dict(self._clock, kind="clock")
-            elif isinstance(out, GameEnd):
-                self._reason = out.reason
-                d = {"kind": "end", "result": out.result, "reason": out.reason}
-            elif isinstance(out, PositionLost):
-                self._lost = True
-                d = {"kind": "position-lost", "squares": list(out.squares)}
-            elif isinstance(out, PositionRestored):
-                self._lost = False
-                d = {"kind": "position-restored", "fen": out.fen}
-            if d is None or not self.started:
-                continue                        # before on_start: the journal's replay (the snapshot covers it)
-            kind = d.pop("kind")
-            msg = self._common(kind, out.t)
-            msg.update(d)
-            if kind == "move":
-                msg["fen"] = msg["fen_after"]
+        msgs = self.messages.from_outputs(loop.engine, outs)
+        if not self.started:
+            return                              # before on_start: the journal's replay (the snapshot covers it)
+        for msg in msgs:
             self._q.put(("msg", msg))
-            if kind != "clock":
+            if msg["kind"] != "clock":
                 self._state_dirty = True
         if self._state_dirty and time.monotonic() - self._state_at >= self.state_every_s:
-            self._refresh_state(loop)
-
-    def _refresh_state(self, loop) -> None:
-        self._q.put(("state", self.snapshot(loop, "state")))
-        self._state_at = time.monotonic()
-        self._state_dirty = False
+            self._q.put(("state", self.messages.snapshot(loop.engine, loop.t, "state")))
+            self._state_at = time.monotonic()
+            self._state_dirty = False
 
     def on_health(self, loop, ev) -> None:
-        if not self.started:
-            return
-        body = ev.to_json()
-        body.pop("type", None)
-        msg = self._common("health", getattr(ev, "t", None))
-        msg["health"] = body
-        self._q.put(("msg", msg))
+        if self.started:
+            self._q.put(("msg", self.messages.health(ev)))
 
     def on_close(self, loop) -> None:
         if self.started:
-            final = self.snapshot(loop, "state")
+            final = self.messages.snapshot(loop.engine, loop.t, "state")
             final["closed"] = True             # the run ended: its last move stands unless a resume says otherwise
             self._q.put(("msg", dict(final, kind="snapshot")))
             self._q.put(("state", final))

@@ -54,6 +54,7 @@ class Hub:
         self._cache: dict[int, tuple[int, bytes]] = {}
         self.listeners: list[Listener] = []
         self.problems: deque[str] = deque(maxlen=50)           # bad messages, for the organiser
+        self.replay_requests: deque[tuple[str, str, int, int]] = deque(maxlen=200)   # (board, session, from, to)
         self.stats = {"messages": 0, "applied": 0, "duplicates": 0, "bad": 0, "replays_asked": 0, "batches": 0}
         self._q: "queue.SimpleQueue[tuple]" = queue.SimpleQueue()
         self._client = None
@@ -166,13 +167,14 @@ class Hub:
                     break
             stop = any(i[0] == "stop" for i in items)
             try:
-                self._batch([i for i in items if i[0] == "mqtt"])
+                self.process([i for i in items if i[0] == "mqtt"])
             except Exception:  # noqa: BLE001 - a bug must not stop the hall; the boards keep everything
                 log.exception("hub: a batch failed")
             if stop:
                 return
 
-    def _batch(self, items: list[tuple]) -> None:
+    def process(self, items: list[tuple]) -> None:
+        """Apply a batch of ``("mqtt", topic, payload)`` items at once (the worker's step; tests call it)."""
         changed: set[GameKey] = set()
         with self.lock:
             if items:
@@ -303,6 +305,7 @@ class Hub:
             if gap is None:
                 continue
             self.stats["replays_asked"] += 1
+            self.replay_requests.append((s.board, s.session, gap[0], gap[1]))
             if self._client is not None:
                 self._client.publish(Topics(self.tournament, s.board).replay,
                                      encode({"from": gap[0], "to": gap[1], "session": s.session}), qos=1)
