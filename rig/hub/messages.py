@@ -17,14 +17,17 @@ from rig.reconstruct import (ClockUpdate, GameEnd, Irregularity, IrregularityUpd
 __all__ = ["Messages"]
 
 
-def _index_of(items: list, item: Any) -> int:
+def _index_of(items: list, item: Any, fields: tuple[str, ...]) -> int:
+    """Where the engine keeps ``item``: itself, or the entry it became (the engine may replace an entry by an
+    updated copy, e.g. a move stamped with its clock time, in the same step that emitted it)."""
     for i in range(len(items) - 1, -1, -1):
         if items[i] is item:
             return i
+    key = tuple(getattr(item, f) for f in fields)
     for i in range(len(items) - 1, -1, -1):
-        if items[i] == item:
+        if tuple(getattr(items[i], f) for f in fields) == key:
             return i
-    return len(items) - 1
+    raise LookupError(f"{item!r} is not in the engine's list")
 
 
 class Messages:
@@ -64,11 +67,13 @@ class Messages:
         for out in outs:
             d: dict[str, Any] | None = None
             if isinstance(out, MoveEntry):
-                d = dict(out.to_json(), idx=_index_of(engine.moves, out), kind="move")
+                i = _index_of(engine.moves, out, ("number", "side", "move_text", "t"))
+                d = dict(engine.moves[i].to_json(), idx=i, kind="move")
             elif isinstance(out, MoveWithdrawn):
                 d = {"kind": "withdrawn", "idx": out.index, "move": out.move_text}
             elif isinstance(out, Irregularity):
-                d = dict(out.report(), idx=_index_of(engine.irregularities, out), kind="irregularity")
+                i = _index_of(engine.irregularities, out, ("type", "number", "side", "t"))
+                d = dict(engine.irregularities[i].report(), idx=i, kind="irregularity")
             elif isinstance(out, IrregularityUpdate):
                 d = {"kind": "irregularity-update", "idx": out.index, "status": out.status, "reason": out.reason}
             elif isinstance(out, ClockUpdate):
