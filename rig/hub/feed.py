@@ -33,13 +33,14 @@ RELAY_RESULTS = ("2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "*")
 
 
 def plain_fen(fen: str, variant: str) -> str:
-    """The FEN with every square listed (no ``31-50`` ranges), kings as ``K``: ``W:W31,32,...:B1,2,...``."""
+    """The FEN with every square listed (no ``31-50`` ranges), kings as ``K``: ``W:W31,32,...:B1,2,...``
+    (squares named as the variant names them: numbers, or ``a1``.. for brazilian)."""
     v = get_variant(variant)
     p = parse_fen(fen, v)
 
     def side(men: frozenset[int], kings: frozenset[int]) -> str:
         items = sorted([(sq, "") for sq in men] + [(sq, "K") for sq in kings])
-        return ",".join(f"{k}{sq}" for sq, k in items)
+        return ",".join(f"{k}{v.square_name(sq)}" for sq, k in items)
 
     return f"{'W' if p.white_to_move else 'B'}:W{side(p.white_men, p.white_kings)}:B{side(p.black_men, p.black_kings)}"
 

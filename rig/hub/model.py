@@ -182,10 +182,17 @@ class GameState:
         last = standing[-1] if standing else None
         return {"board": self.board, "round": self.round, "variant": self.variant,
                 "white": self.tags.get("White", "?"), "black": self.tags.get("Black", "?"),
-                "fen": self.fen, "last": last["move"] if last else None, "last_squares": self.last_squares,
+                "fen": self.fen, "pieces": self._pieces(), "last": last["move"] if last else None, "last_squares": self.last_squares,
                 "moves": len(standing), "number": last["number"] if last else 0,
                 "clock": self.clock, "result": self.result, "reason": self.reason, "online": self.online,
                 "alerts": alerts_of(self), "seq": self.seq, "ts": self.ts, "closed": self.closed}
+
+    def _pieces(self) -> dict[str, str]:
+        """square number -> w, b (men), W, B (kings): the position as the drawings need it."""
+        try:
+            return {str(sq): code for sq, code in sorted(_occupied(self.fen or self.start_fen, self.variant).items())}
+        except ValueError:
+            return {}
 
     def detail(self) -> dict[str, Any]:
         """Everything the game page and ``/api/game/BOARD`` show."""
@@ -200,7 +207,7 @@ class GameState:
 def alerts_of(g: GameState) -> list[str]:
     """What an organiser or arbiter should look at on this board now."""
     out = []
-    if not g.online and g.session is not None and g.result == "*":
+    if not g.online and not g.closed and g.session is not None and g.result == "*":
         out.append("board offline")
     if g.lost:
         out.append("position lost: the arbiter must set the position (FPD 7.4; CODEX art. 46-48)")

@@ -31,7 +31,7 @@
     $("title").textContent = `Board ${s.board}, round ${s.round}`;
     $("pdn").href = `/game/${encodeURIComponent(s.board)}.pdn`;
     $("white").textContent = s.white; $("black").textContent = s.black;
-    $("board").innerHTML = RigThumb.svg(s.fen, layouts[s.variant], {last: s.last_squares, numbers: true});
+    $("board").innerHTML = RigThumb.svg(s.pieces, layouts[s.variant], {last: s.last_squares, numbers: true});
     $("result").textContent = s.result !== "*" ? `Result ${s.result}: ${s.reason}` : `${s.moves} moves`;
     $("alerts").innerHTML = s.alerts.map((a) => "<li>" + esc(a) + "</li>").join("");
     if (s.seq !== lastSeq && !pending) { pending = true; lastSeq = s.seq; setTimeout(details, 100); }

@@ -21,14 +21,14 @@
   function render(s) {
     const el = card(s);
     el.classList.toggle("alert", s.alerts.length > 0);
-    el.classList.toggle("offline", !s.online && s.result === "*");
+    el.classList.toggle("offline", !s.online && !s.closed && s.result === "*");
     const lay = layouts[s.variant];
     el.innerHTML = `<div class="names"><b>${esc(s.board)}</b><span class="meta">round ${s.round} · ${esc(s.variant)}</span></div>` +
-      (lay ? RigThumb.svg(s.fen, lay, {last: s.last_squares}) : "") +
+      (lay ? RigThumb.svg(s.pieces, lay, {last: s.last_squares}) : "") +
       `<div class="names"><span>${esc(s.white)} <span class="clock" data-side="white"></span></span>` +
       `<span><span class="clock" data-side="black"></span> ${esc(s.black)}</span></div>` +
       `<div class="meta">${s.moves} moves${s.last ? " · last " + esc(s.last) : ""}` +
-      `${s.result !== "*" ? " · <b>" + esc(s.result) + "</b>" : ""}${s.online ? "" : " · offline"}</div>` +
+      `${s.result !== "*" ? " · <b>" + esc(s.result) + "</b>" : ""}${s.online ? "" : s.closed ? " · run ended" : " · offline"}</div>` +
       (s.alerts.length ? `<ul class="alerts">${s.alerts.map((a) => "<li>" + esc(a) + "</li>").join("")}</ul>` : "");
     tick();
   }

@@ -1,6 +1,7 @@
 // The hub's board drawing: a position (FEN) as SVG, from White's side, with the variant's squares
 // (file, rank per square number, from /api/layouts). Small and self-contained so that the board pages'
-// renderer can replace it: RigThumb.svg(fen, layout, {last: [squares], numbers: bool, px: size}).
+// renderer can replace it: RigThumb.svg(position, layout, {last: [squares], numbers: bool, px: size}),
+// position: {square number: "w" | "b" | "W" | "B"} (a summary's `pieces`) or a FEN with square numbers.
 (function () {
   "use strict";
   function expand(part) {
@@ -31,7 +32,7 @@
   function svg(fen, layout, opts) {
     opts = opts || {};
     const n = layout.size, c = 10, last = new Set((opts.last || []).map(Number));
-    const pos = parseFen(fen);
+    const pos = typeof fen === "string" || !fen ? parseFen(fen) : { pieces: fen };
     const parts = [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n * c} ${n * c}" class="rig-board"` +
       (opts.px ? ` width="${opts.px}" height="${opts.px}"` : "") + `>`,
       `<rect width="${n * c}" height="${n * c}" fill="#f0d9b5"/>`];
