@@ -81,12 +81,12 @@ class Viewers:
                 self.per_client.pop(item[2], None)
 
     def listener(self, summaries: list[dict[str, Any]]) -> None:
-        """Called on the hub's worker thread: hand the changes to the event loop."""
+        """Called on the hub's worker thread: encode each change once, hand them to the event loop."""
         if self.loop is not None:
-            payload = [(s["board"], json.dumps(s, separators=(",", ":"))) for s in summaries]
+            payload = [(s["board"], sse_event(s)) for s in summaries]
             self.loop.call_soon_threadsafe(self._publish, payload)
 
-    def _publish(self, payload: list[tuple[str, str]]) -> None:
+    def _publish(self, payload: list[tuple[str, bytes]]) -> None:
         for key, (q, board, _) in list(self.subs.items()):
             for b, data in payload:
                 if board is not None and b != board:
@@ -101,6 +101,11 @@ class Viewers:
                         q.get_nowait()
                     q.put_nowait(None)
                     break
+
+
+def sse_event(summary: dict[str, Any]) -> bytes:
+    """One ``board`` Server-Sent Event, encoded once for every viewer."""
+    return b"event: board\r\ndata: " + json.dumps(summary, separators=(",", ":")).encode("utf-8") + b"\r\n\r\n"
 
 
 class _Limits:
@@ -231,13 +236,15 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
 
         async def stream():
             try:
-                for s in first:
-                    yield {"event": "board", "data": json.dumps(s, separators=(",", ":"))}
+                if first:
+                    yield b"".join(sse_event(s) for s in first)
                 while True:
-                    data = await q.get()
-                    if data is None:
+                    parts = [await q.get()]
+                    while not q.empty():              # what came meanwhile goes out in one write
+                        parts.append(q.get_nowait())
+                    if None in parts:
                         return                        # too slow: dropped; the browser reconnects
-                    yield {"event": "board", "data": data}
+                    yield b"".join(parts)
             finally:
                 viewers.remove(key)
 
