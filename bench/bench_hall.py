@@ -7,7 +7,7 @@
 - the boards: lightweight publishers in another process, one MQTT client each (will, retained status,
   QoS 1, sequence numbers), sending real games' messages (tests/data: international and Brazilian games;
   each move with its position and the clock) with a move every ``--interval`` s on average per board;
-- the viewers: ``--viewers`` Server-Sent-Event connections in this process (half on the hall's
+- the viewers: ``--viewers`` Server-Sent-Event connections in two processes (half on the hall's
   ``/events``, half on one game's ``/events?board=B``), each event timed against the time the board
   stamped in its message.
 
@@ -38,6 +38,8 @@ from rig.hub.protocol import OFFLINE, ONLINE, Topics, encode  # noqa: E402
 from rig.simulate.games import load_pdn_games  # noqa: E402
 
 T = "bench"
+#: the viewers run in this many processes (one Python thread cannot read 500 busy streams on time)
+VIEWER_PROCS = 2
 GAMES = [os.path.join(ROOT, "tests", "data", "international", "wk2003.pdn"),
          os.path.join(ROOT, "tests", "data", "brazilian", "luizlailo_olinda.pdn"),
          os.path.join(ROOT, "rig", "data", "demo", "international.pdn")]
@@ -122,8 +124,19 @@ def run_boards(address: str, n: int, interval: float, duration: float) -> None:
 # --------------------------------------------------------------------------- the viewers (this process)
 
 
+def _field(line: bytes, name: bytes) -> float | None:
+    """A number field of an event's JSON, found without parsing the whole event."""
+    k = line.find(name)
+    if k < 0:
+        return None
+    start = end = k + len(name)
+    while end < len(line) and line[end:end + 1] not in b",}":
+        end += 1
+    return float(line[start:end])
+
+
 async def viewer(host: str, port: int, path: str, lat: list[float], since: float, counts: list[int],
-                 ready: asyncio.Event, stop: asyncio.Event) -> None:
+                 ready: asyncio.Event, stop: asyncio.Event, hub_lat: list[float]) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
     await writer.drain()
@@ -145,26 +158,26 @@ async def viewer(host: str, port: int, path: str, lat: list[float], since: float
             *lines, buf = buf.split(b"\n")
             for line in lines:
                 if line.startswith(b"data:"):
-                    k = line.find(b'"ts":')                 # the board's stamp, without parsing the whole event
-                    if k >= 0:
-                        end = k + 5
-                        while end < len(line) and line[end:end + 1] not in b",}":
-                            end += 1
-                        ts = float(line[k + 5:end])
-                        if ts > since:
-                            lat.append(now - ts)
+                    ts = _field(line, b'"ts":')             # the board's stamp
+                    if ts is not None and ts > since:
+                        lat.append(now - ts)
+                        hub_ts = _field(line, b'"hub_ts":')  # when the hub had applied it
+                        if hub_ts is not None:
+                            hub_lat.append(now - hub_ts)
     finally:
         writer.close()
 
 
-async def watch(host: str, port: int, viewers: int, boards: int, seconds: float, since: float):
+async def watch(host: str, port: int, viewers: int, boards: int, seconds: float, since: float, first: int = 0):
     lat: list[float] = []
+    hub_lat: list[float] = []
     counts = [0, 0]
     stop = asyncio.Event()
     tasks = []
-    for i in range(viewers):
+    for i in range(first, first + viewers):
         path = "/events" if i % 2 == 0 else f"/events?board=b{(i // 2) % boards + 1}"
-        tasks.append(asyncio.create_task(viewer(host, port, path, lat, since, counts, asyncio.Event(), stop)))
+        tasks.append(asyncio.create_task(viewer(host, port, path, lat, since, counts, asyncio.Event(), stop,
+                                                hub_lat)))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
     await asyncio.sleep(seconds)
@@ -172,7 +185,13 @@ async def watch(host: str, port: int, viewers: int, boards: int, seconds: float,
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return lat, counts
+    return lat, hub_lat, counts
+
+
+def run_viewers(port: int, first: int, count: int, boards: int, seconds: float, since: float) -> None:
+    lat, hub_lat, counts = asyncio.run(watch("127.0.0.1", port, count, boards, seconds, since, first))
+    print(json.dumps({"lat": [round(x, 5) for x in lat], "hub_lat": [round(x, 5) for x in hub_lat],
+                      "counts": counts}), flush=True)
 
 
 def proc_stat(pid: int) -> tuple[float, int]:
@@ -213,7 +232,17 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
             time.sleep(0.2)
         cpu0, _ = proc_stat(hub.pid)
         t0 = time.monotonic()
-        lat, counts = asyncio.run(watch("127.0.0.1", port, viewers, boards, duration, since))
+        groups = [(k * viewers // VIEWER_PROCS, (k + 1) * viewers // VIEWER_PROCS) for k in range(VIEWER_PROCS)]
+        procs = [subprocess.Popen([sys.executable, __file__, "--role", "viewers", "--port", str(port), "--first",
+                                   str(a), "--viewers", str(b - a), "--boards", str(boards), "--duration",
+                                   str(duration), "--since", str(since)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                 for a, b in groups if b > a]
+        lat, hub_lat, counts = [], [], [0, 0]
+        for p in procs:
+            d = json.loads(p.communicate(timeout=duration + 60)[0].strip().splitlines()[-1])
+            lat += d["lat"]
+            hub_lat += d["hub_lat"]
+            counts = [counts[0] + d["counts"][0], counts[1] + d["counts"][1]]
         cpu1, rss = proc_stat(hub.pid)
         wall = time.monotonic() - t0
         out = pub.communicate(timeout=60)[0]
@@ -223,6 +252,7 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
     return {"boards": boards, "viewers_ok": counts[0], "viewers_refused": counts[1], "messages": sent,
             "events": len(lat), "events_per_s": len(lat) / wall, "p50_ms": 1000 * pct(lat, 0.5),
             "p95_ms": 1000 * pct(lat, 0.95), "p99_ms": 1000 * pct(lat, 0.99), "max_ms": 1000 * max(lat or [0]),
+            "hub_p50_ms": 1000 * pct(hub_lat, 0.5), "hub_p99_ms": 1000 * pct(hub_lat, 0.99),
             "hub_cpu_pct": 100 * (cpu1 - cpu0) / wall, "hub_rss_mb": rss / 2**20}
 
 
@@ -253,18 +283,25 @@ def main() -> None:
     ap.add_argument("--viewers", type=int, default=500)
     ap.add_argument("--interval", type=float, default=10.0, help="mean seconds between a board's moves")
     ap.add_argument("--duration", type=float, default=60.0)
-    ap.add_argument("--role", default="bench", choices=("bench", "boards"))
+    ap.add_argument("--role", default="bench", choices=("bench", "boards", "viewers"))
     ap.add_argument("--mqtt")
+    ap.add_argument("--port", type=int)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--since", type=float, default=0.0)
     args = ap.parse_args()
     if args.role == "boards":
         run_boards(args.mqtt, args.boards, args.interval, args.duration)
+        return
+    if args.role == "viewers":
+        run_viewers(args.port, args.first, args.viewers, args.boards, args.duration, args.since)
         return
     big = hall(args.boards, args.viewers, args.interval, args.duration)
     print(f"bench_hall: {big['boards']} boards (a move every {args.interval:g} s each, {big['messages']} messages), "
           f"{big['viewers_ok']} SSE viewers ({big['viewers_refused']} refused), {args.duration:g} s")
     print(f"  move-to-page latency (board publish -> viewer event): p50 {big['p50_ms']:.1f} ms, "
           f"p95 {big['p95_ms']:.1f} ms, p99 {big['p99_ms']:.1f} ms, max {big['max_ms']:.1f} ms; "
-          f"{big['events']} events ({big['events_per_s']:.0f}/s)")
+          f"{big['events']} events ({big['events_per_s']:.0f}/s); of which hub -> viewer p50 {big['hub_p50_ms']:.1f} ms, "
+          f"p99 {big['hub_p99_ms']:.1f} ms")
     print(f"  hub process: {big['hub_cpu_pct']:.0f}% of one core, RSS {big['hub_rss_mb']:.0f} MB; "
           f"load average during the run {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)")
     one = hall(1, 1, 1.0, min(20.0, args.duration))

@@ -195,7 +195,8 @@ class Hub:
                     self.store.commit()
                 self.stats["batches"] += 1
             self._ask_replays()
-            summaries = [self.games[k].summary() for k in changed]
+            now = time.time()
+            summaries = [dict(self.games[k].summary(), hub_ts=now) for k in changed]
         if summaries:
             for listener in list(self.listeners):
                 try:
