@@ -23,7 +23,7 @@ import asyncio
 import json
 import os
 import random
-import statistics
+import select
 import subprocess
 import sys
 import tempfile
@@ -85,8 +85,7 @@ def run_boards(address: str, n: int, interval: float, duration: float) -> None:
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{board}")
         c.will_set(topics.status, OFFLINE, qos=1, retain=True)
         c.connect(host, int(port), keepalive=30)
-        c.loop_start()
-        c.publish(topics.status, ONLINE, qos=1, retain=True)
+        c.publish(topics.status, ONLINE, qos=1, retain=True)   # no network thread: written at once
         clients.append((c, topics))
         scripts.append(board_script(games[i % len(games)], board, f"s{i}"))
         pos.append(0)
@@ -94,11 +93,23 @@ def run_boards(address: str, n: int, interval: float, duration: float) -> None:
     seq = [0] * n
     end = time.monotonic() + duration
     sent = 0
+    socks = {c.socket(): c for c, _ in clients}
+    misc_at = 0.0
     while time.monotonic() < end:
         now = time.monotonic()
         i = min(range(n), key=due.__getitem__)
         if due[i] > now:
-            time.sleep(min(due[i] - now, 0.05))
+            # one thread for every board's connection (a real board has its own process): read the acks
+            readable, _, _ = select.select(list(socks), [], [], min(due[i] - now, 0.05))
+            for s in readable:
+                socks[s].loop_read()
+            for c, _ in clients:
+                if c.want_write():
+                    c.loop_write()
+            if now - misc_at > 1.0:
+                misc_at = now
+                for c, _ in clients:
+                    c.loop_misc()
             continue
         c, topics = clients[i]
         script = scripts[i]
@@ -115,9 +126,9 @@ def run_boards(address: str, n: int, interval: float, duration: float) -> None:
                 m["session"] = script[0]["session"]
         due[i] = now + random.expovariate(1.0 / interval)
     for c, topics in clients:
-        c.publish(topics.status, OFFLINE, qos=1, retain=True).wait_for_publish(2)
+        c.publish(topics.status, OFFLINE, qos=1, retain=True)
+        c.loop_write()
         c.disconnect()
-        c.loop_stop()
     print(json.dumps({"sent": sent}), flush=True)
 
 

@@ -109,7 +109,7 @@ class GameFeed:
         if self.nodes or self.result != "*":
             return False
         self.variant, self.start_fen, self._board = variant, start_fen, None
-        self.tags.update({k: v for k, v in tags.items() if k not in ("Result", "GameType", "FEN", "SetUp")})
+        self.tags = {k: v for k, v in tags.items() if k not in ("Result", "GameType", "FEN", "SetUp")}
         return True
 
     def update(self, game) -> int:

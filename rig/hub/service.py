@@ -95,17 +95,24 @@ class Hub:
             return None
         p = self.pairings.get((rnd, board))
         game = self.games.get((rnd, board))
-        tags = {"Event": (p.event if p and p.event else self.event), "Round": str(rnd), "Board": board}
-        if game is not None:
-            tags.update({k: v for k, v in game.tags.items() if k not in ("Result", "GameType", "FEN", "SetUp")})
-        if p is not None:
-            tags.update({"White": p.white, "Black": p.black})
-        tags["Round"], tags["Board"] = str(rnd), board
+        tags = self._feed_tags(rnd, board)
         variant = game.variant if game is not None else (p.variant if p and p.variant else self.variant)
         feed = feeds[board] = GameFeed(variant, tags, game.start_fen if game is not None else None)
         self.store.save_feed(rnd, board, list(feeds).index(board), feed, 0)
         self.version[rnd] = self.version.get(rnd, 0) + 1
         return feed
+
+    def _feed_tags(self, rnd: int, board: str) -> dict[str, str]:
+        """A feed game's tags: the board's, with the pairing's players, the round and the board."""
+        p = self.pairings.get((rnd, board))
+        game = self.games.get((rnd, board))
+        tags = {"Event": (p.event if p and p.event else self.event)}
+        if game is not None:
+            tags.update({k: v for k, v in game.tags.items() if k not in ("Result", "GameType", "FEN", "SetUp")})
+        if p is not None:
+            tags.update({"White": p.white, "Black": p.black})
+        tags["Round"], tags["Board"] = str(rnd), board
+        return tags
 
     # -- MQTT -------------------------------------------------------------------------------------
 
@@ -257,8 +264,7 @@ class Hub:
         game = self.games.get(key)
         if game is not None and game.session == session:
             return game
-        if game is not None and game.session is not None and game.moves and game.result == "*" \
-                and self._older(board, session, game.session):
+        if game is not None and game.session is not None and self._older(board, session, game.session):
             return None                               # a late message of a session the board left
         if game is not None and game.session not in (None, session):
             self.problems.append(f"board {board} started another game for round {rnd}: the hub follows the new one")
@@ -290,8 +296,13 @@ class Hub:
         feed = self._feed_for(game.round, game.board)
         if feed is None:
             return
-        if feed.variant != game.variant or feed.start_fen != game.start_fen:
-            feed.can_restart(game.variant, game.start_fen, {})
+        if not feed.nodes and feed.result == "*":       # before its first step the feed takes the board's header
+            tags = self._feed_tags(game.round, game.board)
+            if (feed.variant, feed.start_fen, feed.tags) != (game.variant, game.start_fen, tags):
+                feed.can_restart(game.variant, game.start_fen, tags)
+                self.store.save_feed(game.round, game.board, list(self.feeds[game.round]).index(game.board), feed,
+                                     0)
+                self.version[game.round] = self.version.get(game.round, 0) + 1
         n = len(feed.nodes)
         result = feed.result
         if feed.update(game) or result != feed.result:

@@ -92,7 +92,7 @@ class Viewers:
                 if board is not None and b != board:
                     continue
                 try:
-                    q.put_nowait(data)
+                    q.put_nowait((b, data))
                     self.sent += 1
                 except asyncio.QueueFull:
                     self.dropped += 1
@@ -239,12 +239,16 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                 if first:
                     yield b"".join(sse_event(s) for s in first)
                 while True:
-                    parts = [await q.get()]
-                    while not q.empty():              # what came meanwhile goes out in one write
-                        parts.append(q.get_nowait())
-                    if None in parts:
+                    items = [await q.get()]
+                    while not q.empty():              # what came meanwhile goes out in one write,
+                        items.append(q.get_nowait())
+                    if None in items:
                         return                        # too slow: dropped; the browser reconnects
-                    yield b"".join(parts)
+                    latest: dict[str, bytes] = {}
+                    for b, data in items:             # each board's latest state only (a summary is whole)
+                        latest.pop(b, None)
+                        latest[b] = data
+                    yield b"".join(latest.values())
             finally:
                 viewers.remove(key)
 
