@@ -199,3 +199,23 @@ def test_pairings_errors_name_the_line():
                        "[[pairing]]\nround=1\nboard='b1'\nwhite='C'\nblack='D'\n", "toml")
     with pytest.raises(ValueError, match="board must be"):
         parse_pairings("round,board,white,black\n1,b 1,A,B\n", "csv")
+
+
+def test_alerts_follow_switch_health_irregularities_and_the_board_status():
+    _, msgs = board_messages("international", "b1", inject=("capture-not-taken@12",), plies=24, closed=False)
+    hub = new_hub()
+    deliver(hub, "t", "b1", msgs)
+    g = hub.games[(1, "b1")]
+    base = dict(msgs[-1], kind="health", seq=len(msgs) + 1)
+    base.pop("health", None)
+    deliver(hub, "t", "b1", [dict(base, health={"kind": "stuck-closed", "square": 23, "message": "m"})])
+    assert "switch stuck-closed on square 23" in g.summary()["alerts"]
+    hub.process([("mqtt", topic("t", "b1", "status"), b"online")])
+    assert g.online and not any("offline" in a for a in g.summary()["alerts"])
+    hub.process([("mqtt", topic("t", "b1", "status"), b"offline")])
+    assert "board offline" in g.summary()["alerts"]
+    deliver(hub, "t", "b1", [dict(base, seq=len(msgs) + 2, health={"kind": "recovered", "square": 23, "message": ""})])
+    assert not any("square 23" in a for a in g.summary()["alerts"])
+    irr = [x for x in g.irregularities.values() if x["type"] == "capture-not-taken"]
+    assert irr
+    assert any("capture-not-taken" in a for a in g.summary()["alerts"]) == (irr[0]["status"] == "open")
