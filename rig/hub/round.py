@@ -26,6 +26,17 @@ DEMO_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "dem
 TOURNAMENT = "demo"
 
 
+def _free(host: str, port: int) -> bool:
+    import socket
+
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
 def demo_games() -> list[str]:
     """The real games shipped for the demo (rig/data/demo, sources in its SOURCES.md)."""
     return [os.path.join(DEMO_DIR, f"{v}.pdn") for v in ("international", "brazilian", "portuguese")]
@@ -91,6 +102,9 @@ class SimulatedRound:
         self.hub = Hub(TOURNAMENT, Store(db), pairings=pairings, event="damas rig demo").start(host, port)
         self.hub.listeners.append(lambda _: self.changed.set())
         lhost, lport = self.plan.listen
+        if lport and not _free(lhost, lport):
+            self.say(f"(port {lport} is taken on {lhost}: the hub takes a free one)")
+            lport = 0
         self.http = HttpServer(create_app(self.hub), lhost, lport if lport else free_port()).start()
         for board, path, seed in games:
             session = os.path.join(self.dir, f"{board}.jsonl")
