@@ -60,3 +60,34 @@ def test_outbox_keeps_every_message_and_cuts_a_torn_tail(tmp_path):
     again.close()
     with open(path, "rb") as f:
         assert f.read().count(b"\n") == 6          # the torn line is gone, the new one follows cleanly
+
+
+def test_rig_hub_serves_and_stops_on_sigterm(tmp_path):
+    import signal
+    import time
+
+    import httpx
+
+    from rig.hub.broker import Broker, free_port
+
+    pairs = tmp_path / "pairings.toml"
+    pairs.write_text('[[pairing]]\nround = 1\nboard = "b1"\nwhite = "Ana"\nblack = "Rui"\n', encoding="utf-8")
+    with Broker() as broker:
+        port = free_port()
+        p = subprocess.Popen([sys.executable, "-m", "rig.cli", "hub", "--mqtt", broker.address, "--tournament", "t",
+                              "--pairings", str(pairs), "--db", str(tmp_path / "hub.sqlite"), "--listen",
+                              f"127.0.0.1:{port}"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                try:
+                    r = httpx.get(f"http://127.0.0.1:{port}/round/1.pdn", timeout=2)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            assert r.status_code == 200 and '[White "Ana"]' in r.text and r.text.rstrip().endswith("*")
+        finally:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=20)
+    assert p.returncode == 0, err
+    assert "the hall  http://127.0.0.1:" in err

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 
+from rig.commands import stop_on_signals
 from rig.errors import RigError
 from rig.variants import VARIANTS
 
@@ -73,8 +75,10 @@ def run_hub(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=lhost, port=lport, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=1, backlog=2048)
     server = uvicorn.Server(config)
+    stopped = threading.Event()
     try:
-        server.run()
+        with stop_on_signals(stopped):   # uvicorn re-raises the signal after its shutdown: ours only notes it
+            server.run()
     finally:
         hub.stop()
         hub.store.close()
