@@ -140,7 +140,8 @@ def layouts() -> dict[str, Any]:
     out = {}
     for name in ("portuguese", "brazilian", "international"):
         v = get_variant(name)
-        out[name] = {"size": v.size, "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)}}
+        out[name] = {"size": v.size, "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
+                     "names": {str(s): v.square_name(s) for s in range(1, v.squares + 1)}}
     return out
 
 

@@ -39,7 +39,7 @@
     for (const [sq, fr] of Object.entries(layout.squares)) {
       const x = fr[0] * c, y = (n - 1 - fr[1]) * c;
       parts.push(`<rect x="${x}" y="${y}" width="${c}" height="${c}" fill="${last.has(+sq) ? "#b5a642" : "#8b5a2b"}"/>`);
-      if (opts.numbers) parts.push(`<text x="${x + 0.6}" y="${y + 2.6}" font-size="2.4" fill="#e8d0b0">${sq}</text>`);
+      if (opts.numbers) parts.push(`<text x="${x + 0.6}" y="${y + 2.6}" font-size="2.4" fill="#e8d0b0">${(layout.names || {})[sq] || sq}</text>`);
       const p = pos.pieces[sq];
       if (!p) continue;
       const white = p === "w" || p === "W";
