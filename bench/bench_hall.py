@@ -256,6 +256,7 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
             counts = [counts[0] + d["counts"][0], counts[1] + d["counts"][1]]
         cpu1, rss = proc_stat(hub.pid)
         wall = time.monotonic() - t0
+        lag = httpx.get(f"http://127.0.0.1:{port}/api/hub").json()["write_lag_ms"]
         out = pub.communicate(timeout=60)[0]
         hub.terminate()
         hub.wait(10)
@@ -264,7 +265,7 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
             "events": len(lat), "events_per_s": len(lat) / wall, "p50_ms": 1000 * pct(lat, 0.5),
             "p95_ms": 1000 * pct(lat, 0.95), "p99_ms": 1000 * pct(lat, 0.99), "max_ms": 1000 * max(lat or [0]),
             "hub_p50_ms": 1000 * pct(hub_lat, 0.5), "hub_p99_ms": 1000 * pct(hub_lat, 0.99),
-            "hub_cpu_pct": 100 * (cpu1 - cpu0) / wall, "hub_rss_mb": rss / 2**20}
+            "hub_cpu_pct": 100 * (cpu1 - cpu0) / wall, "hub_rss_mb": rss / 2**20, "write_lag": lag}
 
 
 def one_board_run(seconds: float, mqtt: bool = True) -> dict:
@@ -313,6 +314,9 @@ def main() -> None:
           f"p95 {big['p95_ms']:.1f} ms, p99 {big['p99_ms']:.1f} ms, max {big['max_ms']:.1f} ms; "
           f"{big['events']} events ({big['events_per_s']:.0f}/s); of which hub -> viewer p50 {big['hub_p50_ms']:.1f} ms, "
           f"p99 {big['hub_p99_ms']:.1f} ms")
+    lag = big["write_lag"]
+    print(f"  inside the hub, from a change to its write to a viewer's socket: p50 {lag.get('p50', 0):.1f} ms, "
+          f"p99 {lag.get('p99', 0):.1f} ms, max {lag.get('max', 0):.1f} ms (the rest is the kernel and the viewers)")
     print(f"  hub process: {big['hub_cpu_pct']:.0f}% of one core, RSS {big['hub_rss_mb']:.0f} MB; "
           f"load average during the run {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)")
     one = hall(1, 1, 1.0, min(20.0, args.duration))

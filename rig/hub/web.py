@@ -18,6 +18,8 @@ import asyncio
 import contextlib
 import json
 import os
+import time
+from collections import deque
 from typing import Any
 
 from starlette.applications import Starlette
@@ -56,6 +58,8 @@ class Viewers:
         self.refused = 0
         self.dropped = 0
         self.sent = 0
+        #: seconds each write waited in the hub, from the change to its write to a viewer (the last ones)
+        self.lags: deque[float] = deque(maxlen=20000)
 
     def refuse(self, client: str) -> str | None:
         if len(self.subs) >= self.max_viewers:
@@ -86,13 +90,21 @@ class Viewers:
             payload = [(s["board"], sse_event(s)) for s in summaries]
             self.loop.call_soon_threadsafe(self._publish, payload)
 
+    def lag_ms(self) -> dict[str, float]:
+        xs = sorted(self.lags)
+        if not xs:
+            return {"n": 0}
+        return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
+                "p99": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 2), "max": round(1000 * xs[-1], 2)}
+
     def _publish(self, payload: list[tuple[str, bytes]]) -> None:
+        now = time.monotonic()
         for key, (q, board, _) in list(self.subs.items()):
             for b, data in payload:
                 if board is not None and b != board:
                     continue
                 try:
-                    q.put_nowait((b, data))
+                    q.put_nowait((b, data, now))
                     self.sent += 1
                 except asyncio.QueueFull:
                     self.dropped += 1
@@ -213,7 +225,7 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
             stats = dict(hub.stats)
         return JSONResponse({"tournament": hub.tournament, "rounds": hub.rounds(), "stats": stats,
                              "problems": problems, "viewers": len(viewers.subs), "refused": viewers.refused,
-                             "dropped": viewers.dropped})
+                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms()})
 
     async def api_layouts(request: Request) -> Response:
         return JSONResponse(layout_json, headers={"Cache-Control": "max-age=3600"})
@@ -246,9 +258,10 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                     if None in items:
                         return                        # too slow: dropped; the browser reconnects
                     latest: dict[str, bytes] = {}
-                    for b, data in items:             # each board's latest state only (a summary is whole)
+                    for b, data, _ in items:          # each board's latest state only (a summary is whole)
                         latest.pop(b, None)
                         latest[b] = data
+                    viewers.lags.append(time.monotonic() - items[0][2])
                     yield b"".join(latest.values())
             finally:
                 viewers.remove(key)
