@@ -146,56 +146,55 @@ def _field(line: bytes, name: bytes) -> float | None:
     return float(line[start:end])
 
 
-async def viewer(host: str, port: int, path: str, lat: list[float], since: float, counts: list[int],
-                 ready: asyncio.Event, stop: asyncio.Event, hub_lat: list[float]) -> None:
-    reader, writer = await asyncio.open_connection(host, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
-    await writer.drain()
-    status = await reader.readline()
-    if b" 200 " not in status:
-        counts[1] += 1
-        writer.close()
-        return
-    counts[0] += 1
-    ready.set()
-    buf = b""
-    try:
-        while not stop.is_set():
-            chunk = await reader.read(65536)
-            if not chunk:
-                break
-            now = time.time()
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for line in lines:
-                if line.startswith(b"data:"):
-                    ts = _field(line, b'"ts":')             # the board's stamp
-                    if ts is not None and ts > since:
-                        lat.append(now - ts)
-                        hub_ts = _field(line, b'"hub_ts":')  # when the hub had applied it
-                        if hub_ts is not None:
-                            hub_lat.append(now - hub_ts)
-    finally:
-        writer.close()
+class Viewer(asyncio.Protocol):
+    """One page viewer's event stream, read with the least work per event (a Protocol, no stream reader):
+    each ``data:`` line is timed against the board's stamp (``ts``) and the hub's (``hub_ts``)."""
+
+    def __init__(self, path: str, lat: list[float], hub_lat: list[float], since: float, counts: list[int]):
+        self.path, self.lat, self.hub_lat, self.since, self.counts = path, lat, hub_lat, since, counts
+        self.buf = b""
+        self.status_seen = False
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        transport.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        if not self.status_seen:
+            self.status_seen = True
+            self.counts[0 if data.startswith(b"HTTP/1.1 200") else 1] += 1
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            if line.startswith(b"data:"):
+                ts = _field(line, b'"ts":')
+                if ts is not None and ts > self.since:
+                    self.lat.append(now - ts)
+                    hub_ts = _field(line, b'"hub_ts":')
+                    if hub_ts is not None:
+                        self.hub_lat.append(now - hub_ts)
+
+    def connection_lost(self, exc) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
 
 
 async def watch(host: str, port: int, viewers: int, boards: int, seconds: float, since: float, first: int = 0):
     lat: list[float] = []
     hub_lat: list[float] = []
     counts = [0, 0]
-    stop = asyncio.Event()
-    tasks = []
+    loop = asyncio.get_running_loop()
+    conns = []
     for i in range(first, first + viewers):
         path = "/events" if i % 2 == 0 else f"/events?board=b{(i // 2) % boards + 1}"
-        tasks.append(asyncio.create_task(viewer(host, port, path, lat, since, counts, asyncio.Event(), stop,
-                                                hub_lat)))
+        conns.append(await loop.create_connection(lambda: Viewer(path, lat, hub_lat, since, counts), host, port))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
     await asyncio.sleep(seconds)
-    stop.set()
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for transport, _ in conns:
+        transport.close()
     return lat, hub_lat, counts
 
 

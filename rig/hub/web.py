@@ -58,7 +58,7 @@ class Viewers:
         self.refused = 0
         self.dropped = 0
         self.sent = 0
-        #: seconds each write waited in the hub, from the change to its write to a viewer (the last ones)
+        #: seconds each write waited in the hub, from the change applied to its write to a viewer (the last ones)
         self.lags: deque[float] = deque(maxlen=20000)
 
     def refuse(self, client: str) -> str | None:
@@ -87,7 +87,7 @@ class Viewers:
     def listener(self, summaries: list[dict[str, Any]]) -> None:
         """Called on the hub's worker thread: encode each change once, hand them to the event loop."""
         if self.loop is not None:
-            payload = [(s["board"], sse_event(s)) for s in summaries]
+            payload = [(s["board"], sse_event(s), s.get("hub_ts") or time.time()) for s in summaries]
             self.loop.call_soon_threadsafe(self._publish, payload)
 
     def lag_ms(self) -> dict[str, float]:
@@ -97,14 +97,13 @@ class Viewers:
         return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
                 "p99": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 2), "max": round(1000 * xs[-1], 2)}
 
-    def _publish(self, payload: list[tuple[str, bytes]]) -> None:
-        now = time.monotonic()
+    def _publish(self, payload: list[tuple[str, bytes, float]]) -> None:
         for key, (q, board, _) in list(self.subs.items()):
-            for b, data in payload:
+            for b, data, made in payload:
                 if board is not None and b != board:
                     continue
                 try:
-                    q.put_nowait((b, data, now))
+                    q.put_nowait((b, data, made))
                     self.sent += 1
                 except asyncio.QueueFull:
                     self.dropped += 1
@@ -261,7 +260,7 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                     for b, data, _ in items:          # each board's latest state only (a summary is whole)
                         latest.pop(b, None)
                         latest[b] = data
-                    viewers.lags.append(time.monotonic() - items[0][2])
+                    viewers.lags.append(time.time() - items[0][2])
                     yield b"".join(latest.values())
             finally:
                 viewers.remove(key)
