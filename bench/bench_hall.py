@@ -243,6 +243,7 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
         cpu0, _ = proc_stat(hub.pid)
         t0 = time.monotonic()
         groups = [(k * viewers // VIEWER_PROCS, (k + 1) * viewers // VIEWER_PROCS) for k in range(VIEWER_PROCS)]
+        groups = [(a, b) for a, b in groups if b > a]
         procs = [subprocess.Popen([sys.executable, __file__, "--role", "viewers", "--port", str(port), "--first",
                                    str(a), "--viewers", str(b - a), "--boards", str(boards), "--duration",
                                    str(duration), "--since", str(since)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -294,6 +295,7 @@ def main() -> None:
     ap.add_argument("--viewers", type=int, default=500)
     ap.add_argument("--interval", type=float, default=10.0, help="mean seconds between a board's moves")
     ap.add_argument("--duration", type=float, default=60.0)
+    ap.add_argument("--viewer-procs", type=int, default=VIEWER_PROCS, help="processes the viewers run in")
     ap.add_argument("--role", default="bench", choices=("bench", "boards", "viewers"))
     ap.add_argument("--mqtt")
     ap.add_argument("--port", type=int)
@@ -303,6 +305,7 @@ def main() -> None:
     if args.role == "boards":
         run_boards(args.mqtt, args.boards, args.interval, args.duration)
         return
+    globals()["VIEWER_PROCS"] = max(1, args.viewer_procs)
     if args.role == "viewers":
         run_viewers(args.port, args.first, args.viewers, args.boards, args.duration, args.since)
         return
