@@ -195,3 +195,57 @@ def test_broker_killed_and_a_board_killed_and_resumed(broker, hall, tmp_path):
     for b, s in sessions.items():
         with open(outbox_path(str(s))[:-len(".jsonl")] + ".ack") as f:
             assert int(f.read()) == outbox_lines(s)
+
+
+def test_a_hub_that_missed_messages_asks_the_board_and_gets_them_from_its_outbox(broker, tmp_path):
+    """The hub comes after the board has published half its game (not retained: gone for it); the board's
+    retained state is the one from the start. The hub sees the gap, asks a replay, the board answers from
+    its outbox: the hub's record is the whole game before the board closes (no closing snapshot helps)."""
+    from types import SimpleNamespace
+
+    from rig.hub.publish import MqttPublisher
+    from rig.reconstruct import Reconstructor
+    from rig.simulate import simulate_game
+    from rig.simulate.games import load_pdn_game
+
+    src = load_pdn_game(GAMES["international"], 1)
+    session = simulate_game(src.variant, src.moves[:30], seed=5, tags=src.tags)
+    journal = tmp_path / "b1.jsonl"
+    journal.write_text(json.dumps(session.header.to_json()) + "\n", encoding="utf-8")
+    engine = Reconstructor(session.header)
+    loop = SimpleNamespace(engine=engine, t=0.0)
+    pub = MqttPublisher("127.0.0.1", broker.port, tournament=T, board="b1", round=1, session_path=str(journal),
+                        state_every_s=1e9)
+    assert pub.connected.wait(10)
+    pub.on_start(loop)
+    half = len(session.events) // 2
+    for ev in session.events[:half]:
+        loop.t = ev.t
+        pub.on_outputs(loop, engine.feed(ev))
+    deadline = time.monotonic() + 10
+    while not (pub._q.empty() and pub.outbox.acked == pub.outbox.last_seq > 3) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert pub.outbox.acked == pub.outbox.last_seq > 3
+    hub = Hub(T, Store(":memory:")).start("127.0.0.1", broker.port)
+    try:
+        deadline = time.monotonic() + 10
+        while (1, "b1") not in hub.games and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert hub.games[(1, "b1")].seq == 1                 # only the retained state from the start
+        for ev in session.events[half:]:
+            loop.t = ev.t
+            pub.on_outputs(loop, engine.feed(ev))
+        pub.on_outputs(loop, engine.finish())
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with hub.lock:
+                if hub.streams[("b1", pub.session)].next == pub.outbox.last_seq + 1:
+                    break
+            time.sleep(0.05)
+        g = hub.games[(1, "b1")]
+        assert hub.stats["replays_asked"] >= 1 and hub.replay_requests[0][2] == 2
+        assert [m["move"] for m in g.standing()] == [m.move_text for m in engine.moves if not m.withdrawn]
+        assert hub.streams[("b1", pub.session)].next == pub.outbox.last_seq + 1
+    finally:
+        pub.on_close(loop)
+        hub.stop()
