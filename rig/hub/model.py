@@ -60,6 +60,9 @@ class GameState:
     closed: bool = False                         # the board's run ended (its last move stands)
     ts: float = 0.0                              # the board's wall time of the last message applied
     seq: int = 0
+    #: what changed since the store last saved it: move and irregularity idx, or everything (a snapshot)
+    dirty: set[tuple[str, int]] = field(default_factory=set, repr=False, compare=False)
+    dirty_all: bool = field(default=True, repr=False, compare=False)
 
     @property
     def key(self) -> GameKey:
@@ -85,6 +88,7 @@ class GameState:
                 return False
             before = self.fen
             self.moves[idx] = entry
+            self.dirty.add(("move", idx))
             self._settle_position(before)
             return True
         if kind == "withdrawn":
@@ -92,6 +96,7 @@ class GameState:
             if m is None or m.get("withdrawn"):
                 return m is None and self._placeholder(int(msg["idx"]), msg)
             m["withdrawn"] = True
+            self.dirty.add(("move", int(msg["idx"])))
             self._settle_position(self.fen)
             return True
         if kind == "irregularity":
@@ -102,6 +107,7 @@ class GameState:
             if old is not None and old.get("status") != "open" and item["status"] == "open":
                 item["status"] = old["status"]   # an update that came first stays
             self.irregularities[idx] = item
+            self.dirty.add(("irregularity", idx))
             return old != item
         if kind == "irregularity-update":
             idx = int(msg["idx"])
@@ -109,6 +115,7 @@ class GameState:
             if item.get("status") == msg.get("status"):
                 return False
             item["status"], item["reason"] = msg.get("status"), msg.get("reason", "")
+            self.dirty.add(("irregularity", idx))
             return True
         if kind == "clock":
             self.clock = {k: msg.get(k) for k in ("white_ms", "black_ms", "running", "t")}
@@ -134,6 +141,7 @@ class GameState:
 
     def _placeholder(self, idx: int, msg: dict[str, Any]) -> bool:
         """A withdrawal that came before its move: keep it, the move will arrive marked."""
+        self.dirty.add(("move", idx))
         self.moves[idx] = {"idx": idx, "move": msg.get("move"), "withdrawn": True, "legal": False,
                            "fen_after": None, "number": None, "side": None, "clock_ms": None, "t": msg.get("t")}
         return True
@@ -146,6 +154,7 @@ class GameState:
         self.tags = {str(k): str(v) for k, v in (h.get("tags") or {}).items()}
         self.has_clock = bool(h.get("clock"))
         before = self.fen
+        self.dirty_all = True
         self.moves = {}
         for m in msg.get("moves") or []:
             idx = int(m["idx"])

@@ -181,35 +181,40 @@ class Hub:
                 return
 
     def process(self, items: list[tuple]) -> None:
-        """Apply a batch of ``("mqtt", topic, payload)`` items at once (the worker's step; tests call it)."""
+        """Apply a batch of ``("mqtt", topic, payload)`` items at once (the worker's step; tests call it).
+
+        The pages hear of the changes before they are written to SQLite: the boards' journals are the source
+        of truth, and a hub that dies before its commit gets the same messages again (state, replays)."""
         changed: set[GameKey] = set()
         with self.lock:
+            for _, topic, payload in items:
+                self._one(topic, payload, changed)
             if items:
-                self.store.begin()
-                try:
-                    for _, topic, payload in items:
-                        self._one(topic, payload, changed)
-                    touched_streams = set()
-                    for key in changed:
-                        g = self.games[key]
-                        touched_streams.add((g.board, g.session))
-                        self._feed_update(g)
-                        self.store.save_game(g)
-                    for k in touched_streams:
-                        if k in self.streams:
-                            self.store.save_stream(self.streams[k])
-                finally:
-                    self.store.commit()
                 self.stats["batches"] += 1
             self._ask_replays()
             now = time.time()
             summaries = [dict(self.games[k].summary(), hub_ts=now) for k in changed]
-        if summaries:
-            for listener in list(self.listeners):
-                try:
-                    listener(summaries)
-                except Exception:  # noqa: BLE001
-                    log.exception("hub listener failed")
+        for listener in list(self.listeners) if summaries else ():
+            try:
+                listener(summaries)
+            except Exception:  # noqa: BLE001
+                log.exception("hub listener failed")
+        if not changed:
+            return
+        with self.lock:
+            self.store.begin()
+            try:
+                streams = set()
+                for key in changed:
+                    g = self.games[key]
+                    streams.add((g.board, g.session))
+                    self._feed_update(g)
+                    self.store.save_game(g)
+                for k in streams:
+                    if k in self.streams:
+                        self.store.save_stream(self.streams[k])
+            finally:
+                self.store.commit()
 
     def _bad(self, topic: str, why: str) -> None:
         self.stats["bad"] += 1

@@ -94,14 +94,21 @@ class Store:
                         key + (g.session, g.variant, g.ruleset, g.start_fen, json.dumps(g.tags), int(g.has_clock),
                                g.result, g.reason, json.dumps(g.clock), int(g.lost), g.fen, json.dumps(g.restored),
                                json.dumps(g.health), g.seq, g.ts))
-        self.db.execute("DELETE FROM moves WHERE round=? AND board=?", key)
-        self.db.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        moves = sorted(g.moves.items()) if g.dirty_all else \
+            sorted((i, g.moves[i]) for kind, i in g.dirty if kind == "move" and i in g.moves)
+        irrs = sorted(g.irregularities.items()) if g.dirty_all else \
+            sorted((i, g.irregularities[i]) for kind, i in g.dirty if kind == "irregularity" and i in g.irregularities)
+        if g.dirty_all:                          # a snapshot: the game as a whole
+            self.db.execute("DELETE FROM moves WHERE round=? AND board=?", key)
+            self.db.execute("DELETE FROM irregularities WHERE round=? AND board=?", key)
+        self.db.executemany("INSERT OR REPLACE INTO moves VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                             [key + tuple(int(bool(m.get(c))) if c in ("legal", "withdrawn") else m.get(c)
-                                         for c in _MOVE_COLS) for _, m in sorted(g.moves.items())])
-        self.db.execute("DELETE FROM irregularities WHERE round=? AND board=?", key)
-        self.db.executemany("INSERT INTO irregularities VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                                         for c in _MOVE_COLS) for _, m in moves])
+        self.db.executemany("INSERT OR REPLACE INTO irregularities VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                             [key + tuple(json.dumps(x.get(c)) if c == "squares" else x.get(c) for c in _IRR_COLS)
-                             for _, x in sorted(g.irregularities.items())])
+                             for _, x in irrs])
+        g.dirty.clear()
+        g.dirty_all = False
 
     def save_feed(self, rnd: int, board: str, position: int, feed: GameFeed, new_from: int) -> None:
         """The feed game's header and its steps from ``new_from`` on (steps are only ever appended)."""
