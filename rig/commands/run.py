@@ -80,6 +80,9 @@ def register(subparsers) -> None:
                      help="simulated switch fault: stuck-closed:SQ, dead:SQ, missing-diode:SQ")
     sim.add_argument("--clock-unplug", action="append", default=[], metavar="AT:SECONDS",
                      help="pull the simulated clock's cable at session time AT for SECONDS")
+    from rig.hub.cli_options import add_mqtt_options
+
+    add_mqtt_options(p)
     p.set_defaults(func=run)
 
 
@@ -293,6 +296,19 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     loop = LiveLoop(engine, journal, paths, [], clock, view=view, screen=screen, health_journal=health_journal,
                     stop=stop, grace_s=args.grace, sinks=[feed] if feed is not None else [])
+    from rig.hub.cli_options import mqtt_sink
+
+    try:
+        publisher = mqtt_sink(args, paths.session, header.tags)
+    except (RigError, ValueError, OSError) as exc:
+        if server is not None:
+            server.stop()
+        journal.close()
+        health_journal.close()
+        print(f"rig run: {exc}", file=sys.stderr)
+        return 2
+    if publisher is not None:
+        loop.sinks.add(publisher)
     info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)

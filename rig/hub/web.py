@@ -1,0 +1,295 @@
+"""``rig hub``'s pages: the all-boards hall, each game's page, the round PDN, the API, Server-Sent Events.
+
+Starlette + sse-starlette, served by uvicorn; every asset comes from ``rig/hub/static`` (no CDN, no build
+step). Everything is read-only; a request that is not a GET/HEAD, has a body, an over-long URL, names an
+unknown board or round, or would open one viewer too many gets a clear 4xx and changes nothing.
+
+    /                     the hall: every board (thumbnail, clocks, alerts) and the relay status
+    /game/BOARD           one game: board, clocks, moves, irregularities, switch health
+    /round/N.pdn          the round's multi-game PDN (the relay feed, a stable URL)
+    /game/BOARD.pdn       the board's current game as the feed has it
+    /events[?board=B]     Server-Sent Events: ``board`` events, one JSON summary each
+    /api/boards  /api/game/BOARD  /api/round/N  /api/hub  /api/layouts
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections import deque
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from rig.hub.protocol import check_id
+from rig.hub.service import Hub
+from rig.variants import get_variant
+
+__all__ = ["create_app", "Viewers", "PDN_TYPE"]
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+PDN_TYPE = "text/plain; charset=utf-8"
+MAX_URL = 2048
+MAX_BODY = 16384
+
+
+def _error(status: int, message: str, **headers: str) -> JSONResponse:
+    return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers or None)
+
+
+class Viewers:
+    """The connected SSE viewers: each has a queue the hub's changes are put into (never waits: a viewer that
+    falls ``queue_size`` events behind is dropped; its browser reconnects and starts from a fresh state)."""
+
+    def __init__(self, max_viewers: int = 2000, max_per_client: int = 1000, queue_size: int = 512):
+        self.max_viewers = max_viewers
+        self.max_per_client = max_per_client
+        self.queue_size = queue_size
+        self.subs: dict[int, tuple[asyncio.Queue, str | None, str]] = {}
+        self.per_client: dict[str, int] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.refused = 0
+        self.dropped = 0
+        self.sent = 0
+        #: seconds each write waited in the hub, from the change applied to its write to a viewer (the last ones)
+        self.lags: deque[float] = deque(maxlen=20000)
+
+    def refuse(self, client: str) -> str | None:
+        if len(self.subs) >= self.max_viewers:
+            return f"{len(self.subs)} viewers are connected, the most this hub serves"
+        if self.per_client.get(client, 0) >= self.max_per_client:
+            return f"{self.per_client[client]} event streams are open from {client}, the most one client gets"
+        return None
+
+    def add(self, client: str, board: str | None) -> tuple[int, asyncio.Queue]:
+        q: asyncio.Queue = asyncio.Queue(self.queue_size)
+        key = id(q)
+        self.subs[key] = (q, board, client)
+        self.per_client[client] = self.per_client.get(client, 0) + 1
+        return key, q
+
+    def remove(self, key: int) -> None:
+        item = self.subs.pop(key, None)
+        if item is not None:
+            n = self.per_client.get(item[2], 1) - 1
+            if n > 0:
+                self.per_client[item[2]] = n
+            else:
+                self.per_client.pop(item[2], None)
+
+    def listener(self, summaries: list[dict[str, Any]]) -> None:
+        """Called on the hub's worker thread: encode each change once, hand them to the event loop."""
+        if self.loop is not None:
+            payload = [(s["board"], sse_event(s), s.get("hub_ts") or time.time()) for s in summaries]
+            self.loop.call_soon_threadsafe(self._publish, payload)
+
+    def lag_ms(self) -> dict[str, float]:
+        xs = sorted(self.lags)
+        if not xs:
+            return {"n": 0}
+        return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
+                "p99": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 2), "max": round(1000 * xs[-1], 2)}
+
+    def _publish(self, payload: list[tuple[str, bytes, float]]) -> None:
+        for key, (q, board, _) in list(self.subs.items()):
+            for b, data, made in payload:
+                if board is not None and b != board:
+                    continue
+                try:
+                    q.put_nowait((b, data, made))
+                    self.sent += 1
+                except asyncio.QueueFull:
+                    self.dropped += 1
+                    self.remove(key)
+                    while not q.empty():
+                        q.get_nowait()
+                    q.put_nowait(None)
+                    break
+
+
+def sse_event(summary: dict[str, Any]) -> bytes:
+    """One ``board`` Server-Sent Event, encoded once for every viewer."""
+    return b"event: board\r\ndata: " + json.dumps(summary, separators=(",", ":")).encode("utf-8") + b"\r\n\r\n"
+
+
+class _Limits:
+    """ASGI middleware: read-only server; bodies, methods and URLs that are refused before any handler."""
+
+    def __init__(self, app, max_body: int = MAX_BODY):
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        problem = None
+        if len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"") > MAX_URL:
+            problem = (414, f"the URL is over {MAX_URL} bytes")
+        elif length is not None and (not length.isdigit() or int(length) > self.max_body):
+            problem = (413, f"the request body is over {self.max_body} bytes")
+        elif scope["method"] not in ("GET", "HEAD"):
+            problem = (405, f"{scope['method']} is not served: the hub's pages and API are read-only")
+        elif length is not None and int(length) > 0 or b"chunked" in headers.get(b"transfer-encoding", b""):
+            problem = (413, "a request to the hub has no body")
+        if problem is None:
+            return await self.app(scope, receive, send)
+        extra = {"Allow": "GET, HEAD"} if problem[0] == 405 else {}
+        return await _error(problem[0], problem[1], **extra)(scope, receive, send)
+
+
+def layouts() -> dict[str, Any]:
+    """Each variant's squares as (file, rank) seen from White, for the board drawings."""
+    out = {}
+    for name in ("portuguese", "brazilian", "international"):
+        v = get_variant(name)
+        out[name] = {"size": v.size, "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
+                     "names": {str(s): v.square_name(s) for s in range(1, v.squares + 1)}}
+    return out
+
+
+def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000, ping_s: float = 15.0) -> Starlette:
+    """The ASGI app of one hub."""
+    from sse_starlette.sse import EventSourceResponse
+
+    viewers = Viewers(max_viewers, max_per_client)
+    hub.listeners.append(viewers.listener)
+    layout_json = layouts()
+
+    def _board(request: Request) -> str | None:
+        board = request.path_params["board"]
+        try:
+            check_id(board, "board")
+        except ValueError:
+            return None
+        return board
+
+    async def hall(request: Request) -> Response:
+        return FileResponse(os.path.join(STATIC, "hall.html"), headers={"Cache-Control": "no-cache"})
+
+    async def game_page(request: Request) -> Response:
+        board = _board(request)
+        if board is None or board not in hub.current:
+            return _error(404, f"no board {request.path_params['board']!r} in tournament {hub.tournament}")
+        return FileResponse(os.path.join(STATIC, "game.html"), headers={"Cache-Control": "no-cache"})
+
+    async def game_pdn(request: Request) -> Response:
+        board = _board(request)
+        try:
+            if board is None:
+                raise KeyError(board)
+            body = hub.game_pdn(board)
+        except KeyError:
+            return _error(404, f"no board {request.path_params['board']!r} in tournament {hub.tournament}")
+        return Response(body, media_type=PDN_TYPE, headers={"Cache-Control": "no-cache"})
+
+    async def round_pdn(request: Request) -> Response:
+        rnd = request.path_params["n"]
+        try:
+            body = hub.round_pdn(rnd)
+        except KeyError:
+            return _error(404, f"no round {rnd} in tournament {hub.tournament} (no pairings and no board yet)")
+        return Response(body, media_type=PDN_TYPE, headers={"Cache-Control": "no-cache"})
+
+    async def api_boards(request: Request) -> Response:
+        return JSONResponse(hub.summaries())
+
+    async def api_game(request: Request) -> Response:
+        board = _board(request)
+        try:
+            if board is None:
+                raise KeyError(board)
+            return JSONResponse(hub.game(board))
+        except KeyError:
+            return _error(404, f"no board {request.path_params['board']!r} in tournament {hub.tournament}")
+
+    async def api_round(request: Request) -> Response:
+        rnd = request.path_params["n"]
+        if rnd not in hub.rounds():
+            return _error(404, f"no round {rnd} in tournament {hub.tournament}")
+        return JSONResponse({"round": rnd, "pdn": f"/round/{rnd}.pdn", "frozen": rnd in hub.frozen,
+                             "games": hub.relay_status(rnd)})
+
+    async def api_hub(request: Request) -> Response:
+        with hub.lock:
+            problems = list(hub.problems)
+            stats = dict(hub.stats)
+        return JSONResponse({"tournament": hub.tournament, "rounds": hub.rounds(), "stats": stats,
+                             "problems": problems, "viewers": len(viewers.subs), "refused": viewers.refused,
+                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms()})
+
+    async def api_layouts(request: Request) -> Response:
+        return JSONResponse(layout_json, headers={"Cache-Control": "max-age=3600"})
+
+    async def events(request: Request) -> Response:
+        board = request.query_params.get("board")
+        if board is not None:
+            try:
+                check_id(board, "board")
+            except ValueError as exc:
+                return _error(400, str(exc))
+            if board not in hub.current:
+                return _error(404, f"no board {board!r} in tournament {hub.tournament}")
+        client = request.client.host if request.client else "?"
+        why = viewers.refuse(client)
+        if why is not None:
+            viewers.refused += 1
+            return _error(429, f"too many viewers: {why}; try again later", **{"Retry-After": "10"})
+        key, q = viewers.add(client, board)
+        first = hub.summaries(board)
+
+        async def stream():
+            try:
+                if first:
+                    yield b"".join(sse_event(s) for s in first)
+                while True:
+                    items = [await q.get()]
+                    while not q.empty():              # what came meanwhile goes out in one write,
+                        items.append(q.get_nowait())
+                    if None in items:
+                        return                        # too slow: dropped; the browser reconnects
+                    latest: dict[str, bytes] = {}
+                    for b, data, _ in items:          # each board's latest state only (a summary is whole)
+                        latest.pop(b, None)
+                        latest[b] = data
+                    viewers.lags.append(time.time() - items[0][2])
+                    yield b"".join(latest.values())
+            finally:
+                viewers.remove(key)
+
+        return EventSourceResponse(stream(), ping=ping_s, headers={"Cache-Control": "no-store"})
+
+    async def not_found(request: Request, exc) -> Response:
+        return _error(404, f"nothing at {request.url.path}")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        viewers.loop = asyncio.get_running_loop()
+        yield
+        viewers.loop = None
+
+    routes = [
+        Route("/", hall),
+        Route("/game/{board}.pdn", game_pdn),
+        Route("/game/{board}", game_page),
+        Route("/round/{n:int}.pdn", round_pdn),
+        Route("/events", events),
+        Route("/api/boards", api_boards),
+        Route("/api/game/{board}", api_game),
+        Route("/api/round/{n:int}", api_round),
+        Route("/api/hub", api_hub),
+        Route("/api/layouts", api_layouts),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
+    wrapped = _Limits(app)
+    wrapped.viewers, wrapped.hub = viewers, hub
+    return wrapped  # type: ignore[return-value]
