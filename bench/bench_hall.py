@@ -189,7 +189,8 @@ async def watch(host: str, port: int, viewers: int, boards: int, seconds: float,
     conns = []
     for i in range(first, first + viewers):
         path = "/events" if i % 2 == 0 else f"/events?board=b{(i // 2) % boards + 1}"
-        conns.append(await loop.create_connection(lambda path=path: Viewer(path, lat, hub_lat, since, counts), host, port))
+        conns.append(await loop.create_connection(lambda path=path: Viewer(path, lat, hub_lat, since, counts),
+                                                  host, port))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
     await asyncio.sleep(seconds)
