@@ -27,7 +27,7 @@ from rig.move import Move
 from rig.simulate.hands import between, step_squares
 
 if TYPE_CHECKING:
-    from rig.simulate.game import Simulation
+    from rig.simulate.simulation import Simulation
 
 __all__ = ["Quirk", "TurnQuirks", "clean_turn", "identified_by_removals"]
 

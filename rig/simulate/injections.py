@@ -19,7 +19,8 @@ from typing import Callable
 
 from rig.board import Board
 from rig.move import Move
-from rig.simulate.game import Injection, InjectionError, Simulation, side_name
+from rig.simulate.sessiontypes import Injection, InjectionError, side_name
+from rig.simulate.simulation import Simulation, resolve_moves
 from rig.simulate.hands import between, step_squares
 
 __all__ = ["HANDLERS", "CORRECTABLE", "ALWAYS_CORRECTED", "NEEDS_CLOCK", "check_injection", "applicable",
@@ -552,12 +553,11 @@ def find_ply(variant, moves, kind: str, *, fen: str | None = None, clock: bool =
     objects or notation), or None. Leaves room for the opponent's reply when the type must be accepted."""
     import random as _random
 
-    from rig.simulate.game import _resolve
     from rig.simulate.model import HumanModel
     from rig.variants import get_variant
 
     v = get_variant(variant)
-    plan = _resolve(v, moves, fen)
+    plan = resolve_moves(v, moves, fen)
     board = Board(v, fen)
     sim = Simulation(v, board, _random.Random(0), HumanModel(), clock)
     last = len(plan) if corrected or kind in ALWAYS_CORRECTED else len(plan) - 1
