@@ -18,7 +18,7 @@ See docs/simulator.md.
 from rig.simulate.game import (ExpectedMove, Injection, InjectionError, SimulatedSession, Turn, move_number,
                                random_game, side_name, simulate_game)
 from rig.simulate.behaviours import Quirk
-from rig.simulate.hands import Hands, PhysicalError, SimClock
+from rig.simulate.hands import Hands, PhysicalError, PlayersClock
 from rig.simulate.injections import ALWAYS_CORRECTED, CORRECTABLE, HANDLERS, NEEDS_CLOCK, applicable
 from rig.simulate.model import BEHAVIOURS, HumanModel, ModelError
 
@@ -45,6 +45,6 @@ __all__ = [
     "move_number",
     "side_name",
     "Hands",
-    "SimClock",
+    "PlayersClock",
     "PhysicalError",
 ]

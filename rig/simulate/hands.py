@@ -17,7 +17,7 @@ from rig.session import ClockEvent, Frame
 from rig.simulate.model import HumanModel, Range
 from rig.variants import Variant
 
-__all__ = ["Hands", "SimClock", "PhysicalError", "between", "step_squares"]
+__all__ = ["Hands", "PlayersClock", "PhysicalError", "between", "step_squares"]
 
 
 class PhysicalError(RigError, RuntimeError):
@@ -198,7 +198,7 @@ class Hands:
         return out
 
 
-class SimClock:
+class PlayersClock:
     """A two-sided game clock in milliseconds, Fischer increment (000 6.3a): the simulator's own model."""
 
     def __init__(self, base_ms: int, increment_ms: int = 0, white_starts: bool = True, t: float = 0.0):

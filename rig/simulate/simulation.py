@@ -15,7 +15,7 @@ from rig.errors import IllegalMoveError
 from rig.law import status_after_reply
 from rig.move import Move
 from rig.session import ClockEvent
-from rig.simulate.hands import Hands, SimClock, between
+from rig.simulate.hands import Hands, PlayersClock, between
 from rig.simulate.model import HumanModel
 from rig.simulate.sessiontypes import ExpectedMove, move_number, side_name
 from rig.variants import Variant
@@ -65,7 +65,7 @@ class Simulation:
         self.use_clock = clock
         self.ruleset = variant.default_ruleset     # whose book says what the opponent's move does (rig.law)
         self.hands = Hands(board.occupied(), rng, model)
-        self.clock: SimClock | None = None
+        self.clock: PlayersClock | None = None
         self.ply = 0
         self.expected: list[ExpectedMove] = []
         self.made: list[str] = []
@@ -98,7 +98,7 @@ class Simulation:
     def start_clock(self) -> None:
         if self.use_clock and self.clock is None:
             m = self.model
-            self.clock = SimClock(m.base_ms, m.increment_ms, self.board.turn, self.hands.t)
+            self.clock = PlayersClock(m.base_ms, m.increment_ms, self.board.turn, self.hands.t)
             self.hands.clock(ClockEvent(round(self.hands.t, 4), "time", white_ms=m.base_ms, black_ms=m.base_ms))
 
     def withdraw(self, text: str) -> None:
