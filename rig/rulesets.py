@@ -41,7 +41,7 @@ __all__ = [
 Outcome = Literal["white", "black", "draw"]
 
 #: Rates of play a tracker accepts (CODEX art. 3; FPD Appendix B, C): the values of
-#: ``rig.clock.timecontrol.RateClass``.
+#: ``sensors.clock.timecontrol.RateClass``.
 RATES = ("classical", "semi-rapid", "rapid", "blitz", "below-blitz")
 
 

@@ -127,7 +127,7 @@ class PinMap:
             raise MatrixConfigError("the [pins] table needs 'rows' and 'cols' lists of GPIO numbers") from None
 
 
-#: GPIO push buttons of a clock kept by the Pi (rig.clock.gpio): the two GPIOs the matrix leaves,
+#: GPIO push buttons of a clock kept by the Pi (sensors.clock.gpio): the two GPIOs the matrix leaves,
 #: and SPI0 CE1 for the optional pause button (see the module docstring).
 CLOCK_BUTTON_PINS: dict[str, int] = {"left": 4, "right": 18, "pause": 7}
 

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from rig.clock import Disconnected, Flag, Pause, Press, Reconnected, Resume, Times
-from rig.clock.dgt import DgtClock
-from rig.clock.emulator import DgtBoardEmulator, FakeTime, LineClockEmulator, make_emulator
-from rig.clock.line import LineClock, encode_frame
-from rig.clock.serial_link import Backoff
-from rig.clock.timecontrol import TimeControl
+from sensors.clock import Disconnected, Flag, Pause, Press, Reconnected, Resume, Times
+from sensors.clock.dgt import DgtClock
+from sensors.clock.emulator import DgtBoardEmulator, FakeTime, LineClockEmulator, make_emulator
+from sensors.clock.line import LineClock, encode_frame
+from sensors.clock.serial_link import Backoff
+from sensors.clock.timecontrol import TimeControl
 
 FAST = Backoff(initial=0.01, factor=2.0, maximum=0.05)
 DRIVERS = {"dgt": DgtClock, "line": LineClock}
@@ -238,7 +238,7 @@ def test_dgt_set_and_run_with_delay():
 
 
 def test_no_clock_port_is_reported():
-    from rig.clock import ClockNotFoundError
+    from sensors.clock import ClockNotFoundError
     with pytest.raises(ClockNotFoundError):
         LineClock("/nonexistent/clock").open()
     with pytest.raises(FileNotFoundError):  # a ClockNotFoundError is also the built-in

@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rig.clock import SIDES, Flag, Pause, Press, Resume, Times
-from rig.clock.dgt import (BoardMessage, BwTime, ClockAck, DgtClock, DgtDecoder, decode_bwtime, encode_ack,
+from sensors.clock import SIDES, Flag, Pause, Press, Resume, Times
+from sensors.clock.dgt import (BoardMessage, BwTime, ClockAck, DgtClock, DgtDecoder, decode_bwtime, encode_ack,
                            encode_bwtime)
-from rig.clock.emulator import FakeTime
-from rig.clock.line import LineClock, LineFramer, device_line, encode_frame, parse_device
-from rig.clock.timecontrol import MAX_CLOCK_MS
+from sensors.clock.emulator import FakeTime
+from sensors.clock.line import LineClock, LineFramer, device_line, encode_frame, parse_device
+from sensors.clock.timecontrol import MAX_CLOCK_MS
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

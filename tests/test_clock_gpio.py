@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from rig.clock import Flag, Pause, Press, Resume, Times
-from rig.clock.emulator import FakeTime
-from rig.clock.gpio import DEFAULT_PINS, GpioClock
+from sensors.clock import Flag, Pause, Press, Resume, Times
+from sensors.clock.emulator import FakeTime
+from sensors.clock.gpio import DEFAULT_PINS, GpioClock
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ def test_white_on_the_right_and_ticker_thread(pins):
 def test_nothing_pi_only_is_imported_with_the_package():
     import subprocess
     import sys
-    code = ("import sys, rig.clock, rig.clock.gpio, rig.clock.dgt, rig.clock.line, rig.clock.emulator;"
+    code = ("import sys, sensors.clock, sensors.clock.gpio, sensors.clock.dgt, sensors.clock.line, sensors.clock.emulator;"
             "bad = [m for m in ('gpiozero', 'lgpio', 'RPi', 'serial') if m in sys.modules]; print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from rig.clock import (Disconnected, Flag, Pause, Press, Reconnected, Resume, SideMap, Times, session_events,
+from sensors.clock import (Disconnected, Flag, Pause, Press, Reconnected, Resume, SideMap, Times, session_events,
                        to_session_event)
-from rig.clock.emulator import FakeTime, LineClockEmulator
-from rig.clock.line import LineClock
-from rig.clock.serial_link import Backoff, UsbId, find_port, parse_port_spec
+from sensors.clock.emulator import FakeTime, LineClockEmulator
+from sensors.clock.line import LineClock
+from sensors.clock.serial_link import Backoff, UsbId, find_port, parse_port_spec
 from rig.session import ClockEvent, Header, dump_event, read_session, write_session
 
 

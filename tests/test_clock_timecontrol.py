@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rig.clock.emulator import FakeTime
-from rig.clock.model import ClockModel
-from rig.clock.timecontrol import IncrementMode, RateClass, TimeControl, TimeControlError, classify
+from sensors.clock.emulator import FakeTime
+from sensors.clock.model import ClockModel
+from sensors.clock.timecontrol import IncrementMode, RateClass, TimeControl, TimeControlError, classify
 
 
 @pytest.mark.parametrize("text, base, inc, mode, tag", [

@@ -99,7 +99,7 @@ def prose(path: Path) -> str:
 
 def documents() -> list[Path]:
     docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "hardware").rglob("*.md"))]
-    docs += [*sorted((ROOT / "sensors").glob("*.py")), ROOT / "rig" / "clock" / "gpio.py",
+    docs += [*sorted((ROOT / "sensors").glob("*.py")), ROOT / "sensors" / "clock" / "gpio.py",
              *sorted((ROOT / "hardware").rglob("*.py")), *sorted((ROOT / "calibration").glob("*.py"))]
     return docs
 
@@ -127,7 +127,7 @@ def test_wiring_table_is_the_role_table():
 
 
 def test_roles_cover_the_header_once_and_match_the_code():
-    from rig.clock.gpio import DEFAULT_PINS
+    from sensors.clock.gpio import DEFAULT_PINS
 
     kinds = {r.gpio: r.kind for r in pin_roles()}
     assert len(kinds) == 28

@@ -173,7 +173,7 @@ def test_clock_unplugged_mid_game_loses_no_press(tmp_path, expected):
     unplugged_run(tmp_path, expected, at, back, "u")
 
 
-#: session seconds from the unplug to the clock driver's reconnection attempts (rig.clock.serial_link.Backoff
+#: session seconds from the unplug to the clock driver's reconnection attempts (sensors.clock.serial_link.Backoff
 #: scaled to session time by rig run: 0.2, 0.6, 1.4, 3.0, 6.2, ...)
 RETRIES_S = (3.0, 6.2)
 

@@ -128,7 +128,7 @@ def test_committed_files_are_what_the_generator_makes():
 
 
 def test_clock_buttons_do_not_collide_with_the_matrix():
-    from rig.clock.gpio import DEFAULT_PINS
+    from sensors.clock.gpio import DEFAULT_PINS
     from sensors.pinmap import CLOCK_BUTTON_PINS, DEFAULT_PINMAP_10x10, RESERVED
 
     matrix = set(DEFAULT_PINMAP_10x10.rows) | set(DEFAULT_PINMAP_10x10.cols)

@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from rig.clock import ClockDevice, ClockSignal, Press, format_ms, to_session_event
+from sensors.clock import ClockDevice, ClockSignal, Press, format_ms, to_session_event
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,14 +58,14 @@ def describe(sig: ClockSignal, t0: float, as_json: bool, source: str | None = No
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.ERROR, stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    from rig.clock import ClockError
-    from rig.clock.dgt import DgtClock
-    from rig.clock.line import LineClock
+    from sensors.clock import ClockError
+    from sensors.clock.dgt import DgtClock
+    from sensors.clock.line import LineClock
 
     emulator = None
     port = args.port
     if args.demo:
-        from rig.clock.emulator import demo_game, make_emulator
+        from sensors.clock.emulator import demo_game, make_emulator
         emulator = make_emulator(args.protocol, "5+3").start()
         port = emulator.path
         threading.Thread(target=demo_game, args=(emulator,), name="clock-demo", daemon=True).start()

@@ -408,9 +408,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _clock_factory(args, world, clock):
     """A function making the clock driver with the source's callback."""
-    from rig.clock.dgt import DgtClock
-    from rig.clock.line import LineClock
-    from rig.clock.serial_link import Backoff, parse_port_spec
+    from sensors.clock.dgt import DgtClock
+    from sensors.clock.line import LineClock
+    from sensors.clock.serial_link import Backoff, parse_port_spec
 
     if world is not None:
         assert world.emulator is not None
@@ -420,7 +420,7 @@ def _clock_factory(args, world, clock):
         backoff = Backoff(b.initial / args.speed, b.factor, b.maximum / args.speed)
         return lambda cb: cls(port, white_side=args.white_side, now=clock, on_signal=cb, backoff=backoff)
     elif args.clock_gpio:
-        from rig.clock.gpio import GpioClock
+        from sensors.clock.gpio import GpioClock
 
         return lambda cb: GpioClock(args.clock_gpio, white_side=args.white_side, now=clock, on_signal=cb)
     else:

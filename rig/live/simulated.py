@@ -16,9 +16,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rig.clock import SideMap
-from rig.clock.emulator import ClockEmulator, make_emulator
-from rig.clock.timecontrol import IncrementMode, TimeControl
+from sensors.clock import SideMap
+from sensors.clock.emulator import ClockEmulator, make_emulator
+from sensors.clock.timecontrol import IncrementMode, TimeControl
 from rig.session import ClockEvent
 from rig.simulate import SimulatedSession
 from rig.simulate.model import HumanModel

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from rig.clock import ClockDevice, ClockSignal, Times, to_session_event
+from sensors.clock import ClockDevice, ClockSignal, Times, to_session_event
 from rig.session import ClockEvent, Frame
 
 __all__ = ["SessionClock", "Item", "Inbox", "Source", "MatrixSource", "SimMatrixSource", "ClockSource"]
@@ -241,7 +241,7 @@ class SimMatrixSource(MatrixSource):
 
 
 class ClockSource:
-    """A :class:`~rig.clock.ClockDevice` (its reader thread is the driver's own) whose signals become session
+    """A :class:`~sensors.clock.ClockDevice` (its reader thread is the driver's own) whose signals become session
     lines as they arrive. Periodic ``time`` lines closer than ``time_interval_s`` (session seconds) to the
     previous one are not kept (presses always carry their times). ``make_device(on_signal)`` builds the
     driver with this source's callback; it is opened by :meth:`start`."""

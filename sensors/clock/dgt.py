@@ -28,9 +28,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from rig.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
+from sensors.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
                        Times)
-from rig.clock.serial_link import Backoff, SerialLink, UsbId
+from sensors.clock.serial_link import Backoff, SerialLink, UsbId
 
 __all__ = [
     "MESSAGE_BIT", "DGT_SEND_RESET", "DGT_SEND_CLK", "DGT_SEND_BRD", "DGT_SEND_UPDATE", "DGT_SEND_UPDATE_BRD",

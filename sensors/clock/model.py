@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from rig.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl
+from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl
 
 __all__ = ["ClockModel", "PressOutcome"]
 

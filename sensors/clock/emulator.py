@@ -6,10 +6,10 @@ exactly as it would open a real port. :meth:`unplug` closes the pair and removes
 the link (the driver's reads fail, as when a USB cable is pulled);
 :meth:`replug` makes a new pair behind the same link. The clock keeps running
 meanwhile (a real clock has its own battery). Time comes from the injectable
-``now`` of the :class:`~rig.clock.model.ClockModel` (use :class:`FakeTime` in
+``now`` of the :class:`~sensors.clock.model.ClockModel` (use :class:`FakeTime` in
 tests to make it deterministic).
 
-Run ``python -m rig.clock.emulator --protocol line`` for an interactive clock on a
+Run ``python -m sensors.clock.emulator --protocol line`` for an interactive clock on a
 pty (keys: ``l``/``r`` press, ``p`` pause, ``g`` resume, ``u`` unplug/replug, ``q`` quit).
 """
 
@@ -31,14 +31,14 @@ import tty
 from collections import deque
 from typing import Callable, Literal
 
-from rig.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD_CLOCK_VERSION, DGT_MSG_BOARD_DUMP,
+from sensors.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD_CLOCK_VERSION, DGT_MSG_BOARD_DUMP,
                            DGT_MSG_SERIALNR, DGT_MSG_VERSION, DGT_RETURN_SERIALNR, DGT_SEND_BRD, DGT_SEND_CLK,
                            DGT_SEND_RESET, DGT_SEND_UPDATE, DGT_SEND_UPDATE_BRD, DGT_SEND_UPDATE_NICE,
                            DGT_SEND_VERSION, BwTime, encode_ack, encode_bwtime, encode_message)
-from rig.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, seq_newer,
+from sensors.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, seq_newer,
                             device_line, parse_host)
-from rig.clock.model import ClockModel
-from rig.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
+from sensors.clock.model import ClockModel
+from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
 
 __all__ = ["FakeTime", "PtyPort", "ClockEmulator", "DgtBoardEmulator", "LineClockEmulator", "make_emulator"]
 
@@ -528,7 +528,7 @@ def demo_game(emu: ClockEmulator, moves: int = 6, think_s: float = 0.3) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m rig.clock.emulator", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m sensors.clock.emulator", description=__doc__.split("\n")[0])
     p.add_argument("--protocol", choices=("dgt", "line"), default="line")
     p.add_argument("--tc", default="5+3", help="time control, e.g. 5+3, 90+30, 15d5")
     p.add_argument("--link", help="path of the stable symlink to create (default: a temporary one)")

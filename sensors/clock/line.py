@@ -17,10 +17,10 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from rig.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
+from sensors.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
                        Times)
-from rig.clock.serial_link import Backoff, SerialLink, UsbId
-from rig.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
+from sensors.clock.serial_link import Backoff, SerialLink, UsbId
+from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
 
 __all__ = [
     "PROTOCOL_VERSION", "MAX_LINE", "crc16", "encode_frame", "LineFramer", "DeviceMessage", "HostCommand",

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from rig.clock import ClockNotFoundError
+from sensors.clock import ClockNotFoundError
 
 __all__ = ["Backoff", "UsbId", "parse_port_spec", "find_port", "SerialLink"]
 

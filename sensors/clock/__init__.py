@@ -11,9 +11,9 @@ reconstruction engine.
 
 Drivers (each a :class:`ClockDevice`, a context manager):
 
-- :class:`rig.clock.dgt.DgtClock` -- a DGT board relaying a DGT 3000/XL clock (DGT serial protocol);
-- :class:`rig.clock.line.LineClock` -- the open line protocol (docs/clock-line-protocol.md);
-- :class:`rig.clock.gpio.GpioClock` -- two push buttons on GPIO, the Pi keeps the time.
+- :class:`sensors.clock.dgt.DgtClock` -- a DGT board relaying a DGT 3000/XL clock (DGT serial protocol);
+- :class:`sensors.clock.line.LineClock` -- the open line protocol (docs/clock-line-protocol.md);
+- :class:`sensors.clock.gpio.GpioClock` -- two push buttons on GPIO, the Pi keeps the time.
 
 Nothing here imports Pi-only or serial modules at import time.
 """

@@ -1,5 +1,5 @@
 """A clock made of two push buttons on the Pi's GPIO (and optionally a pause button): the Pi keeps
-the time (:class:`~rig.clock.model.ClockModel` on ``time.monotonic``).
+the time (:class:`~sensors.clock.model.ClockModel` on ``time.monotonic``).
 
 Wiring (docs/clock.md): each button between its GPIO pin and GND, internal pull-up on;
 defaults BCM 4 (left player), BCM 18 (right player), BCM 7 (pause/resume, the
@@ -13,9 +13,9 @@ import threading
 import time
 from typing import Any, Callable
 
-from rig.clock import ClockDevice, ClockSignal, Flag, Hand, Pause, Press, Resume, Times
-from rig.clock.model import ClockModel
-from rig.clock.timecontrol import TimeControl
+from sensors.clock import ClockDevice, ClockSignal, Flag, Hand, Pause, Press, Resume, Times
+from sensors.clock.model import ClockModel
+from sensors.clock.timecontrol import TimeControl
 from sensors.pinmap import CLOCK_BUTTON_PINS
 
 __all__ = ["GpioClock", "DEFAULT_PINS"]
