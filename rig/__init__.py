@@ -14,10 +14,12 @@ The public API, in the manner of python-chess::
     'N2'
 
 ``rig.pdn.read_games`` reads PDN text. The names are imported lazily, on
-first use, so ``import rig`` stays cheap. The rules core (variants,
-positions, moves, rule sets, PDN, the session format, reconstruction) does no
-I/O; sources live in ``sensors``/``vision``, sinks and the command line in
-``rig.commands``. The rules it follows: docs/rules.md.
+first use, so ``import rig`` stays cheap. ``rig`` is the rules core (variants,
+positions, moves, rule sets, the law on irregularities, PDN, the session
+format, reconstruction, the session simulator): it does no I/O. Devices live in
+``sensors`` (matrix, clock drivers) and ``vision`` (camera); the application
+(``rig.live``, ``rig.web``, ``rig.hub``, ``rig.commands``, ``rig.cli``) sits on
+top. The layers: docs/architecture.md. The rules it follows: docs/rules.md.
 """
 
 from __future__ import annotations
