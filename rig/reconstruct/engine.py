@@ -30,6 +30,7 @@ from typing import Any, Callable
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
+from rig.reconstruct.faults import FaultHandling
 from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
@@ -38,7 +39,7 @@ from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, OPEN, RULES, ClockUpda
                                      Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
 from rig.rulesets import GameTracker
-from rig.session import ArbiterEvent, ClockEvent, Frame, Header
+from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
 from rig.variants import Variant, get_variant
 
 __all__ = ["Reconstructor"]
@@ -137,7 +138,7 @@ class _Undo:
     legal_after: Board | None = None   # the legal result, when the board shows something else
 
 
-class Reconstructor:
+class Reconstructor(FaultHandling):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.session import Header, Frame
@@ -191,10 +192,11 @@ class Reconstructor:
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
+        self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
 
-    def feed(self, event: Frame | ClockEvent | ArbiterEvent) -> list[Output]:
+    def feed(self, event: Frame | ClockEvent | ArbiterEvent | HealthLine) -> list[Output]:
         """Take one event (in time order) and return what it decided."""
         self._out = []
         t = event.t
@@ -203,12 +205,14 @@ class Reconstructor:
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
+            occupied = event.occupied if not self._mask else self._mask.filter(event.occupied)
             if deb.raw is None:
-                deb.frame(t, event.occupied)
+                deb.frame(t, occupied)
                 self._now = t
+                self._first_t = t
                 self._on_first_frame(t)
             else:
-                deb.take(t, event.occupied)     # _pump has confirmed the changes up to t
+                deb.take(t, occupied)     # _pump has confirmed the changes up to t
                 self._now = t
         else:
             if self._deferred or self._blocked(t):
@@ -409,6 +413,8 @@ class Reconstructor:
     def _dispatch(self, ev: ClockEvent | ArbiterEvent) -> None:
         if isinstance(ev, ClockEvent):
             self._clock(ev)
+        elif isinstance(ev, HealthLine):
+            self._health_line(ev)
         else:
             self._arbiter(ev)
 
@@ -445,6 +451,7 @@ class Reconstructor:
             if self._setup_flagged is not None:
                 self._set_status(self._setup_flagged, CORRECTED, t, "the board was set up right")
                 self._setup_flagged = None
+            self._setup_put_right(t)
             if self.trace:
                 self._note(t, "board set up: the game starts")
             return
@@ -453,6 +460,8 @@ class Reconstructor:
             self._flag_setup(occ, colours_ok, max(t, last))
 
     def _flag_setup(self, occ: frozenset[int], colours_ok: bool, t: float) -> None:
+        if colours_ok and self._setup_single(occ, t):
+            return                        # one square off: an observation until the first move tells
         target = self._start_occupancy()
         v = self.variant
         if not colours_ok:
@@ -484,6 +493,8 @@ class Reconstructor:
             self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
         if self._phase == SETUP:
             self._seg.last_change = c.t
+            if self._setup_fault(c):
+                return
             self._check_setup(c.t)
             return
         if self._phase == OVER:
@@ -497,6 +508,9 @@ class Reconstructor:
         piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
         if piece is not None:
             occ_before = occ | {c.square}     # the square was occupied before this lift
+        if self._mask and self._split is None and seg.changes and self._masked_reply(c, occ):
+            seg = self._seg                   # the opponent's move from a masked square began
+            piece = None
         if piece is not None and piece[0] != mover and seg.changes:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
@@ -520,7 +534,11 @@ class Reconstructor:
                 self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                self._split = None      # the mover is still at work
+                if self._mask and self._split_lands_masked(c.square):
+                    self._resolve_split()     # the lifted piece is one the opponent's capture took
+                    seg = self._seg
+                else:
+                    self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
                                                              or self._own_lifts_off(seg, occ_before)):
                 # the mover begins while the board shows a move of his opponent: a second move
@@ -528,6 +546,9 @@ class Reconstructor:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
+        elif self._mask and c.up and self._split is not None and self._split_lands_masked(c.square):
+            self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
+            seg = self._seg
         self._record_change(seg, c)
         split = self._split
         if split is not None and not c.up:
@@ -599,8 +620,11 @@ class Reconstructor:
         seg = self._seg
         occ = self._occ if occ is None else occ
         board = self.board if board is None else board
-        return explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+        expl = explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
                        self._index(board))
+        if self._mask and (expl is None or not (expl.legal and expl.exact)):
+            expl = self._explain_masked(board, occ, expl)
+        return expl
 
     def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
                                                                      Explanation] | None:
@@ -662,7 +686,8 @@ class Reconstructor:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
                 return None
             return expl
-        return self._two_moves(occ)
+        two = self._two_moves(occ)
+        return two if two is not None else self._fault_plan(occ, lifted)
 
     def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
         if isinstance(plan, Explanation):
@@ -862,6 +887,7 @@ class Reconstructor:
             self._pressed(len(self.moves) - 1, held.event, held.times)
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
+        self._mask_sync()
         self._counters(t)
         if legal_after is None:
             # with the board short of the legal result (a piece wrongly taken off) the game is not over
@@ -980,6 +1006,7 @@ class Reconstructor:
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
+            self._mask_sync()
             undo.legal_after = None
             self._end_of_game_check(t)
             return True
@@ -1007,6 +1034,7 @@ class Reconstructor:
         self._await_time = None
         self._rebuild_tracker()
         self._seg = _Segment(t, undo.occ_before, pieces=self._pieces)
+        self._mask_sync()
         return entry
 
     def _rebuild_tracker(self) -> None:
@@ -1049,6 +1077,7 @@ class Reconstructor:
         self._phase = PLAY
         self.board = _snap(target)
         self._seg = _Segment(t, target.occupied(), pieces=self._pieces)
+        self._mask_sync()
         self._undo = None
         if self._lost is not None:
             self._set_status(self._lost, CORRECTED, t, "the position was restored")
@@ -1224,10 +1253,14 @@ class Reconstructor:
         """The held press stands as it was made: the mover's move is what the board showed at the press
         (the opponent's piece he had lifted was taken off by the mover); later changes are the opponent's."""
         held = self._held
-        assert held is not None and self._split is not None
+        assert held is not None
         plan = self._plan(held.occ)
         if plan is None:
-            self._resolve_split()
+            if self._split is not None:
+                self._resolve_split()
+            else:
+                self._held = None         # nothing left to stamp: the press stands as a note
+                self._note(held.event.t, f"{held.event.side}'s press matches no move on the board")
             return
         self._split = None
         self._cut(held.index, held.at, plan, held.occ, reason)
@@ -1273,6 +1306,7 @@ class Reconstructor:
         self.tracker.set_position(self._fen(after))
         self.board = after
         self._seg = _Segment(t, occ, pieces=self._pieces)
+        self._mask_sync()
         self._counters(t)
 
     def _assign(self, occ: frozenset[int]) -> Board:
