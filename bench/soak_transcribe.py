@@ -1,22 +1,32 @@
 """Soak test of the reconstruction engine against the session simulator.
 
 Runs simulated sessions for as long as asked: every variant; random legal games of 10-120 plies
-(``rig.simulate.random_game``) and the real games of tests/data; the human model presets calm, normal,
-noisy and ``HumanModel.for_settings`` (with engine settings other than the defaults); clock and no clock;
-no injection, or one or two random injections of every type the simulator supports (an injection the
-simulator refuses at the ply drawn is drawn again at another ply, then dropped). For each session it
-compares with the simulator's answers:
+(``rig.simulate.random_game``) and the real games of tests/data; clock and no clock; no injection, or one
+or two random injections of every type the simulator supports (an injection the simulator refuses at the
+ply drawn is drawn again at another ply, then dropped). The human model is, per row of the table:
+
+- each real-board behaviour alone (``--behaviour NAME``: ``HumanModel.with_behaviours(NAME)``, the normal
+  hands plus that one behaviour at its ``HumanModel.hard()`` rate), then all together (``--preset hard``);
+  with neither option, every one of these rows in turn (the table; what ``./dev bench`` runs);
+- ``--preset mix``: the presets calm, normal, noisy and ``HumanModel.for_settings`` (engine settings other
+  than the defaults) drawn per session; or one of them (``--preset calm`` ...).
+
+For each session it compares with the simulator's answers:
 
 - the engine's moves that stand and the report's moves (withdrawn ones included);
 - its irregularities (type, number, side, status);
 - the PDN it writes, read back with ``rig.pdn.read_games``: replays, and its moves are the engine's
   legal moves that stand.
 
-It prints the sessions run per variant / game source / noise preset / clock mode / injection type and
-each mismatch with a command that reproduces it (``--case JSON``).
+It prints, per row, the sessions run, % of games exact (moves, report moves, irregularities with their
+status, PDN), irregularity precision and recall (an engine irregularity is right when one expected has the
+same type, move number and side), false alarms and misses by type, the observations the engine recorded
+(counted apart: an observation for review is not an alarm), and the first mismatches each with a command
+that reproduces it (``--case JSON``; all of them with ``--out``). Exit code 0 (figures), or 1 with
+``--strict`` when any session mismatched.
 
 Usage:
-    python bench/soak_transcribe.py [--seconds S] [--seed S] [--out FILE.jsonl]
+    python bench/soak_transcribe.py [--seconds S] [--seed S] [--preset P | --behaviour NAME] [--out FILE.jsonl]
     python bench/soak_transcribe.py --case '{"variant": ..., ...}' [--verbose]
 """
 
@@ -37,9 +47,10 @@ from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import (ALWAYS_CORRECTED, CORRECTABLE, INJECTION_TYPES, HumanModel, InjectionError,
                           PhysicalError, random_game, simulate_game)
 from rig.simulate.games import load_pdn_games
+from rig.simulate.model import BEHAVIOURS
 
 VARIANTS = ("portuguese", "brazilian", "international")
-PRESETS = ("calm", "normal", "noisy", "for_settings")
+PRESETS = ("calm", "normal", "noisy", "for_settings")      #: drawn per session by ``--preset mix``
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")
 #: engine settings other than the defaults, for the ``for_settings`` preset (drawn per session)
 ALT_SETTINGS = (Settings(bounce_s=0.04, touch_s=0.18, stable_s=2.5), Settings(bounce_s=0.06, touch_s=0.2),
@@ -59,6 +70,12 @@ def real_games(variant: str) -> tuple:
 
 
 def model_of(preset: str, settings_index: int) -> tuple[HumanModel, Settings | None]:
+    """The human model of a case's preset (``behaviour:NAME`` for one real-board behaviour alone), and the
+    engine settings it is made for (None: the defaults)."""
+    if preset == "hard":
+        return HumanModel.hard(), None
+    if preset.startswith("behaviour:"):
+        return HumanModel.with_behaviours(preset.split(":", 1)[1]), None
     if preset == "calm":
         return HumanModel.calm(), None
     if preset == "noisy":
@@ -84,10 +101,13 @@ def simulate(case: dict):
                          inject=case["inject"], model=model, tags=tags)
 
 
-def draw_case(rng: random.Random, i: int) -> dict:
-    """A random case (without its injections: :func:`place_injections` draws them on the game)."""
+def draw_case(rng: random.Random, i: int, preset: str = "mix") -> dict:
+    """A random case (without its injections: :func:`place_injections` draws them on the game); ``preset``
+    ``mix`` draws one of :data:`PRESETS`."""
     variant = rng.choice(VARIANTS)
-    case: dict = {"variant": variant, "seed": i, "clock": rng.random() < 0.5, "preset": rng.choice(PRESETS),
+    drawn = rng.choice(PRESETS)
+    case: dict = {"variant": variant, "seed": i, "clock": rng.random() < 0.5,
+                  "preset": drawn if preset == "mix" else preset,
                   "settings": rng.randrange(len(ALT_SETTINGS)), "inject": []}
     if rng.random() < 0.75:
         case.update(game="random", plies=rng.randint(10, 120), game_seed=f"soak:{i}")
@@ -121,8 +141,10 @@ def place_injections(rng: random.Random, case: dict, count: int):
     return session, refused
 
 
-def check(case: dict, session) -> list[str]:
-    """The differences between the engine's reading of ``session`` and the simulator's answers."""
+def check(case: dict, session, found: dict | None = None) -> list[str]:
+    """The differences between the engine's reading of ``session`` and the simulator's answers; ``found``
+    (a dict) receives the engine's irregularities (``got``), the expected ones (``want``) and the engine's
+    observations."""
     _, settings = model_of(case["preset"], case.get("settings", 0))
     engine = Reconstructor(session.header, settings)
     for ev in session.events:
@@ -137,6 +159,8 @@ def check(case: dict, session) -> list[str]:
         problems.append(f"report moves: {_diff(report, session.expected_report_moves)}")
     got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
     want = [{k: d[k] for k in ("type", "number", "side", "status")} for d in session.expected_irregularities]
+    if found is not None:
+        found.update(got=got, want=want, observations=[o.type for o in engine.observations])
     if got != want:
         problems.append(f"irregularities: engine {_irr(got)} vs expected {_irr(want)}")
     parsed = read_games(engine.pdn(), session.header.variant)
@@ -171,52 +195,115 @@ def _diff(got: list[str], want: list[str]) -> str:
     return f"first difference at {k}: engine {got[k:k + 3]} vs expected {want[k:k + 3]} ({len(got)} vs {len(want)})"
 
 
-def run(seconds: float, seed: int, out: str | None) -> int:
-    rng = random.Random(f"soak:{seed}")
-    #: "refused": injections the simulator refused at the ply drawn (drawn again elsewhere, or dropped)
-    counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "preset", "clock", "injections",
-                                                          "type", "refused")}
-    mismatches = []
+class Row:
+    """The figures of one row of the table (one human model)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.sessions = self.exact = self.crashes = 0
+        self.expected = self.raised = self.right = self.observations = 0
+        self.false: Counter = Counter()
+        self.missed: Counter = Counter()
+        self.observed: Counter = Counter()
+        self.counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "clock", "injections",
+                                                                   "type", "refused", "preset")}
+        self.mismatches: list[tuple[dict, list[str]]] = []
+
+    def add(self, case: dict, problems: list[str], found: dict, refused) -> None:
+        self.sessions += 1
+        self.exact += not problems
+        self.crashes += any(p.startswith("crash") for p in problems)
+        got = Counter((d["type"], d["number"], d["side"]) for d in found.get("got", []))
+        want = Counter((d["type"], d["number"], d["side"]) for d in found.get("want", []))
+        self.expected += sum(want.values())
+        self.raised += sum(got.values())
+        self.right += sum((got & want).values())
+        self.false.update(k[0] for k in (got - want).elements())
+        self.missed.update(k[0] for k in (want - got).elements())
+        self.observations += len(found.get("observations", []))
+        self.observed.update(found.get("observations", []))
+        c = self.counts
+        c["variant"][case["variant"]] += 1
+        c["game"][case["game"]] += 1
+        c["clock"]["clock" if case["clock"] else "no clock"] += 1
+        c["preset"][case["preset"]] += 1
+        c["injections"][len(case["inject"])] += 1
+        for item in case["inject"]:
+            c["type"][item.split("@")[0] + (":corrected" if item.endswith(":corrected") else "")] += 1
+        for kind, _reason in refused:
+            c["refused"][kind] += 1
+        if problems:
+            self.mismatches.append((case, problems))
+
+    def figures(self) -> tuple[str, ...]:
+        n = max(1, self.sessions)
+        precision = self.right / self.raised if self.raised else 1.0
+        recall = self.right / self.expected if self.expected else 1.0
+        return (self.name, str(self.sessions), f"{100 * self.exact / n:.1f}", f"{precision:.3f}", f"{recall:.3f}",
+                f"{(self.raised - self.right) / n:.2f}", f"{self.observations / n:.2f}", str(self.crashes))
+
+
+HEAD = ("model", "games", "% exact", "irr. precision", "irr. recall", "false alarms/game", "observations/game",
+        "crashes")
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = [HEAD] + [r.figures() for r in rows]
+    widths = [max(len(line[k]) for line in lines) for k in range(len(HEAD))]
+    out = ["| " + " | ".join(c.ljust(w) for c, w in zip(line, widths)) + " |" for line in lines]
+    out.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(out)
+
+
+def soak(row: Row, preset: str, seconds: float, rng: random.Random, base: int, out: str | None) -> None:
+    """Run sessions of ``preset`` for ``seconds`` into ``row``."""
     deadline = time.monotonic() + seconds
     i = 0
-    sessions = 0
     while time.monotonic() < deadline:
         i += 1
-        case = draw_case(rng, seed * 1_000_000 + i)
+        case = draw_case(rng, base + i, preset)
         count = rng.choice((0, 1, 1, 2))
         try:
             session, refused = place_injections(rng, case, count)
         except PhysicalError as exc:
-            counts["refused"]["(no injection) " + str(exc)[:50]] += 1
+            row.counts["refused"]["(no injection) " + str(exc)[:50]] += 1
             continue
+        found: dict = {}
         try:
-            problems = check(case, session)
+            problems = check(case, session, found)
         except Exception:  # noqa: BLE001 - a crash of the engine is a finding
             problems = ["crash: " + traceback.format_exc(limit=3).replace("\n", " | ")]
-        for kind, _reason in refused:
-            counts["refused"][kind] += 1
-        sessions += 1
-        counts["variant"][case["variant"]] += 1
-        counts["game"][case["game"]] += 1
-        counts["preset"][case["preset"]] += 1
-        counts["clock"]["clock" if case["clock"] else "no clock"] += 1
-        counts["injections"][len(case["inject"])] += 1
-        for item in case["inject"]:
-            counts["type"][item.split("@")[0] + (":corrected" if item.endswith(":corrected") else "")] += 1
-        if problems:
-            mismatches.append((case, problems))
-            line = json.dumps({"case": case, "problems": problems})
-            print("MISMATCH " + line, flush=True)
-            if out:
-                with open(out, "a", encoding="utf-8") as fh:
-                    fh.write(line + "\n")
-    print(f"\n{sessions} sessions run ({len(mismatches)} with a mismatch)")
-    for key, counter in counts.items():
-        print(f"  per {key}: " + ", ".join(f"{k}: {v}" for k, v in sorted(counter.items(), key=str)))
-    for case, problems in mismatches:
-        print(f"\nmismatch: {'; '.join(problems)}\n  reproduce: python bench/soak_transcribe.py --case "
-              f"'{json.dumps(case)}'")
-    return 1 if mismatches else 0
+        row.add(case, problems, found, refused)
+        if problems and out:
+            with open(out, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps({"row": row.name, "case": case, "problems": problems}) + "\n")
+
+
+def run(seconds: float, seed: int, out: str | None, presets: list[str], show: int, strict: bool) -> int:
+    rng = random.Random(f"soak:{seed}")
+    rows = []
+    started = time.monotonic()
+    for k, preset in enumerate(presets):
+        row = Row(preset.split(":", 1)[-1])
+        left = seconds - (time.monotonic() - started)
+        soak(row, preset, max(0.0, left / (len(presets) - k)), rng, seed * 1_000_000 + k * 100_000, out)
+        rows.append(row)
+        print(f"{row.name}: {row.sessions} sessions, {row.exact} exact", file=sys.stderr, flush=True)
+    for row in rows:
+        print(f"\n## {row.name}: {row.sessions} sessions ({len(row.mismatches)} with a mismatch)")
+        for key, counter in row.counts.items():
+            if counter:
+                print(f"  per {key}: " + ", ".join(f"{k}: {v}" for k, v in sorted(counter.items(), key=str)))
+        for name, counter in (("false alarms", row.false), ("missed", row.missed), ("observations", row.observed)):
+            if counter:
+                print(f"  {name} by type: " + ", ".join(f"{k}: {v}" for k, v in counter.most_common()))
+        for case, problems in row.mismatches[:show]:
+            print(f"  mismatch: {'; '.join(problems)}\n    reproduce: python bench/soak_transcribe.py --case "
+                  f"'{json.dumps(case)}'")
+    print(f"\nsoak_transcribe: seed {seed}, {seconds:.0f} s\n")
+    print(table(rows))
+    return 1 if strict and any(r.mismatches for r in rows) else 0
 
 
 def replay_case(text: str, verbose: bool) -> int:
@@ -238,10 +325,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", help="append each mismatch to this JSON Lines file")
     p.add_argument("--case", help="run one case (the JSON printed with a mismatch)")
     p.add_argument("--verbose", action="store_true")
+    p.add_argument("--preset", choices=("hard", "mix") + PRESETS,
+                   help="one row: this human model (mix: calm/normal/noisy/for_settings drawn per session)")
+    p.add_argument("--behaviour", choices=sorted(BEHAVIOURS),
+                   help="one row: the normal model with this real-board behaviour alone")
+    p.add_argument("--show", type=int, default=3, help="mismatches printed per row (default 3; all with --out)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any session mismatched")
     args = p.parse_args(argv)
     if args.case:
         return replay_case(args.case, args.verbose)
-    return run(args.seconds, args.seed, args.out)
+    if args.preset and args.behaviour:
+        p.error("give --preset or --behaviour, not both")
+    if args.preset:
+        presets = [args.preset]
+    elif args.behaviour:
+        presets = ["behaviour:" + args.behaviour]
+    else:
+        presets = ["behaviour:" + name for name in BEHAVIOURS] + ["hard"]
+    return run(args.seconds, args.seed, args.out, presets, args.show, args.strict)
 
 
 if __name__ == "__main__":

@@ -180,16 +180,43 @@ def parse_header(obj: dict, line: int = 1) -> Header:
     ruleset = obj.get("ruleset") or get_variant(variant).default_ruleset
     if ruleset not in RULESETS:
         raise SessionFormatError(f"unknown ruleset {ruleset!r}; expected one of {', '.join(RULESETS)}", line)
+    _check_ruleset_variant(ruleset, variant, line)
     fen = obj.get("fen")
     if fen is not None and not isinstance(fen, str):
         raise SessionFormatError("'fen' must be a string or null", line)
+    if fen is not None:
+        _check_fen(fen, variant, line)
     tags = obj.get("tags") or {}
     if not isinstance(tags, dict) or not all(isinstance(k, str) for k in tags):
         raise SessionFormatError("'tags' must be an object of strings", line)
+    if obj.get("clock") is not None and not isinstance(obj["clock"], bool):
+        raise SessionFormatError(f"'clock' must be true or false, got {obj['clock']!r}", line)
     known = {"type", "version", "variant", "ruleset", "fen", "tags"}
     extra = {k: v for k, v in obj.items() if k not in known}
     return Header(variant=variant, ruleset=ruleset, fen=fen, tags={k: str(v) for k, v in tags.items()},
                   version=version, extra=extra)
+
+
+def _check_ruleset_variant(ruleset: str, variant: str, line: int) -> None:
+    """A rule set is one federation's rules for one variant (docs/rulesets.md): another variant's is bad input."""
+    from rig.rulesets import RULESETS as BOOKS
+
+    book = BOOKS.get(ruleset)
+    if book is not None and book.variant != variant:
+        mine = ", ".join(r for r, b in BOOKS.items() if b.variant == variant)
+        raise SessionFormatError(f"rule set {ruleset!r} is for {book.variant}, not {variant}; "
+                                 f"{variant} is played under {mine}", line)
+
+
+def _check_fen(fen: str, variant: str, line: int) -> None:
+    """The header's start position must be a FEN of the variant the rig can set up (PDN FEN tag)."""
+    from rig.board import Board
+    from rig.errors import RigError
+
+    try:
+        Board(variant, fen)
+    except (RigError, ValueError) as exc:
+        raise SessionFormatError(f"'fen' is not a {variant} position: {exc}", line) from None
 
 
 def parse_event(obj: dict, line: int, squares: int) -> Event:

@@ -60,3 +60,24 @@ def test_unknown_optional_fields_are_kept_for_clock_and_ignored_elsewhere():
     h, ev = read(HEADER + '\n{"type": "clock", "t": 1, "event": "disconnected", "source": "dgt"}\n')
     assert ev[0].extra == {"source": "dgt"}
     assert '"source": "dgt"' in dump_event(ev[0])
+
+
+@pytest.mark.parametrize("fields, words", [
+    ('"variant": "portuguese", "ruleset": "fmjd"', "rule set 'fmjd' is for international, not portuguese"),
+    ('"variant": "brazilian", "ruleset": "fpd-2026"', "rule set 'fpd-2026' is for portuguese, not brazilian"),
+    ('"variant": "international", "ruleset": "codex-64"', "rule set 'codex-64' is for brazilian, not international"),
+    ('"variant": "portuguese", "fen": "W:Wxx:B1"', "'fen' is not a portuguese position"),
+    ('"variant": "international", "fen": "W:W51:B1"', "'fen' is not a international position"),
+    ('"variant": "brazilian", "fen": "Q:W1:B2"', "'fen' is not a brazilian position"),
+    ('"variant": "portuguese", "clock": "yes"', "'clock' must be true or false"),
+])
+def test_header_of_another_variant_or_unreadable_fen_names_line_1(fields, words):
+    with pytest.raises(SessionFormatError) as e:
+        read('{"type": "header", "version": 1, ' + fields + '}\n')
+    assert e.value.line == 1 and words in str(e.value)
+
+
+def test_header_fen_and_ruleset_of_the_variant_are_kept():
+    h, _ = read('{"type": "header", "version": 1, "variant": "international", "ruleset": "codex-100", '
+                '"fen": "W:W31,32:B19,20", "clock": false}\n')
+    assert (h.ruleset, h.fen, h.extra["clock"]) == ("codex-100", "W:W31,32:B19,20", False)

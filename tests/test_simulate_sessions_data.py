@@ -37,3 +37,25 @@ def test_shipped_session_reconstructs_to_the_real_game(name):
     engine.finish()
     assert [m.move_text for m in engine.moves] == texts_of(header.variant, game.moves[:plies], game.fen)
     assert engine_irregularities(engine) == irregularities
+
+
+#: the shipped sessions the simulator made (tests/data/sessions/README.md), with how they were made
+MADE = {
+    "portuguese_deodato_carvalho.jsonl": ("portuguese/damasedamas_2008_deodato_carvalho.pdn", None, True, []),
+    "brazilian_santos_lailo_noclock.jsonl": ("brazilian/luizlailo_olinda.pdn", None, False, []),
+    "international_ndjofang_heusdens_30.jsonl": ("international/wk2003.pdn", 30, True,
+                                                 ["capture-not-removed@11:corrected", "touched-piece-not-moved@16"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MADE))
+def test_shipped_session_is_reproduced_byte_for_byte_by_the_simulator(name):
+    """The default human model still makes exactly these sessions (the real-board behaviours are off)."""
+    from rig.simulate import simulate_game
+
+    pdn, plies, clock, inject = MADE[name]
+    game = load_pdn_game(os.path.join(DATA, pdn), 1, pdn.split("/")[0])
+    s = simulate_game(game.variant, game.moves[:plies], fen=game.fen, seed=1, clock=clock, inject=inject,
+                      tags=game.tags)
+    with open(os.path.join(DATA, "sessions", name), encoding="utf-8") as fh:
+        assert s.to_jsonl() == fh.read()

@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import random
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Iterable, Sequence
 
 from rig.board import Board
 from rig.errors import IllegalMoveError, RigError
@@ -25,6 +25,9 @@ from rig.session import ClockEvent, Event, Frame, Header, write_session
 from rig.simulate.hands import Hands, SimClock, between
 from rig.simulate.model import HumanModel
 from rig.variants import Variant, get_variant
+
+if TYPE_CHECKING:
+    from rig.simulate.behaviours import Quirk, TurnQuirks
 
 __all__ = [
     "SimulatedSession",
@@ -128,6 +131,8 @@ class SimulatedSession:
     final_fen: str = ""
     notes: list[str] = field(default_factory=list)
     diverged_at: int | None = None
+    #: the real-board behaviours done (``rig.simulate.behaviours.Quirk``), in order
+    behaviours: list = field(default_factory=list)
 
     @property
     def frames(self) -> list[Frame]:
@@ -219,6 +224,11 @@ class Simulation:
         self.settle_next = False
         #: the next turn's move must not leave the board with this occupancy (an ambiguous reply)
         self.avoid_occupancy: frozenset[int] | None = None
+        #: real-board behaviours (rig.simulate.behaviours): their own RNG, and what they did
+        self.quirk_rng = random.Random(0)
+        self.quirks: list[Quirk] = []
+        #: the last move's pick-up and landing times (set by :meth:`execute`)
+        self.span: list[float] = [0.0, 0.0]
 
     # -- bookkeeping ------------------------------------------------------------------------
 
@@ -315,23 +325,35 @@ class Simulation:
         return self.rng.choice(alts) if alts else move
 
     def execute(self, move: Move, *, removal: list[int] | None = None, early: int | None = None,
-                king: bool | None = None) -> None:
+                king: bool | None = None, quirks: "TurnQuirks | None" = None) -> None:
         """Do a move with the hands: lift, touch down on the landing squares of a capture (most of the
         time), release on the last square, then remove ``removal`` (default: all captured pieces, in random
-        order). ``early``: a captured piece removed while the capturing piece is still under way."""
+        order). ``early``: a captured piece removed while the capturing piece is still under way.
+        ``quirks``: the real-board behaviours of this turn (:mod:`rig.simulate.behaviours`)."""
         h, m, rng = self.hands, self.model, self.rng
         if king is None:
             piece = self.board.piece_at(move.origin)
             king = bool(piece and piece[1])
-        slide = king and rng.random() < m.slide_p
+        flown = quirks is not None and quirks.flown and len(move.path) > 2
+        detour = quirks.detour if quirks is not None else None
+        slide = king and not flown and detour is None and rng.random() < m.slide_p
         path = list(move.path)
         # a capture ending on its origin is always shown square by square: straight to the last square
         # would be the piece lifted and put back, a touch (docs/reconstruction.md, Limits); so is one with
-        # several landing paths: the landings tell which one was played
-        touch = len(path) > 2 and (move.destination == move.origin or self._paths(move) > 1
-                                   or rng.random() < m.landing_p)
+        # several landing paths: the landings tell which one was played (unless flown: a real board)
+        touch = not flown and len(path) > 2 and (move.destination == move.origin or self._paths(move) > 1
+                                                 or rng.random() < m.landing_p)
         stops = range(1, len(path)) if touch else [len(path) - 1]
         h.pick_up(move.origin)
+        self.span = [h.t, h.t]
+        if detour is not None:
+            # change of mind: set down, not released, on a square the piece could reach; then on its way
+            h.wait(m.travel_s)
+            set_t = h.t
+            h.place(detour)
+            h.wait(quirks.detour_s)
+            h.pick_up(detour)
+            quirks.log("change-of-mind", set_t, h.t, (detour,))
         prev_index = 0
         for idx in stops:
             stop = path[idx]
@@ -345,19 +367,25 @@ class Simulation:
                 h.lift(early)
                 h.settle(early)         # the removal is over, bounce included, before the piece lands
                 h.wait(m.slide_gap_s)
-            h.place(stop)
+            if last and quirks is not None and quirks.magnet_s:
+                quirks.magnet_until = h.place_late(stop, quirks.magnet_s, quirks.flickers)
+            else:
+                h.place(stop)
             if not last:
                 h.wait(m.hold_s)
                 h.pick_up(stop)
             prev_index = idx
+        self.span[1] = h.t
         if removal is None:
             removal = [c for c in move.captured if c != early]
             rng.shuffle(removal)
-        first = True
-        for c in removal:
-            h.wait(m.removal_first_s if first else m.removal_gap_s)
+        pair = quirks.pair_index(len(removal)) if quirks is not None else None
+        for k, c in enumerate(removal):
+            if pair is None or k != pair + 1:       # two at once: the second in the same frame as the first
+                h.wait(m.removal_first_s if k == 0 else m.removal_gap_s)
             h.lift(c)
-            first = False
+            if pair is not None and k == pair + 1:
+                quirks.log("two-at-once", h.t, h.t, (removal[pair], c))
 
     def _paths(self, move: Move) -> int:
         """How many landing paths the legal move ``move`` has (0 for a move that is not legal)."""
@@ -371,10 +399,13 @@ class Simulation:
         h.place(square)
         h.wait(self.model.settle_s)
 
-    def play(self, move: Move, **kw) -> str:
-        """Play a legal move of the side to move with the hands and on the board; returns its text."""
+    def play(self, move: Move, draw=None, **kw) -> str:
+        """Play a legal move of the side to move with the hands and on the board; returns its text.
+        ``draw(sim, path)``: the real-board behaviours of the move, once its landing path is chosen."""
         text = self.board.move_text(move)
         move = self.any_path(move, text)
+        if draw is not None:
+            kw["quirks"] = draw(self, move)
         self.execute(move, **kw)
         side = self.side
         self.board.push(move)
@@ -396,6 +427,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
     ``(type, ply)``); after one that changes the position, the game's moves are kept while they stay legal,
     then random legal play takes over (see ``SimulatedSession.notes`` and ``diverged_at``).
     """
+    from rig.simulate.behaviours import clean_turn
     from rig.simulate.injections import HANDLERS, check_injection, prepare_setup
 
     v = get_variant(variant)
@@ -420,6 +452,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
 
     board = Board(v, fen)
     sim = Simulation(v, board, rng, model, clock)
+    sim.quirk_rng = random.Random(f"behaviours:{v.name}:{seed}")
     notes: list[str] = []
     if 0 in by_ply and by_ply[0].type == "wrong-setup":
         prepare_setup(sim)
@@ -466,9 +499,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
             HANDLERS[inj.type](sim, move, inj.corrected)
             sim.settle_next = True
         else:
-            sim.think()
-            sim.play(move)
-            sim.press()
+            clean_turn(sim, move)
         turns.append(Turn(ply, sim.number, side, round(start, 4), round(sim.hands.t, 4),
                           tuple(e.text for e in sim.expected[n_before:]), frozenset(sim.hands.occupied),
                           board.fen(), str(inj) if inj else None))
@@ -488,4 +519,4 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
                             expected_irregularities=[dict(i) for i in sim.irregularities],
                             expected_record=list(sim.expected), expected_report_moves=list(sim.made),
                             turns=turns, final_fen=board.fen(),
-                            notes=notes, diverged_at=diverged_at)
+                            notes=notes, diverged_at=diverged_at, behaviours=list(sim.quirks))

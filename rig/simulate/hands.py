@@ -90,6 +90,45 @@ class Hands:
         self.occupied.add(square)
         self._record(square, True, self._glitches())
 
+    def place_late(self, square: int, delay: float, flickers: int = 0) -> float:
+        """A piece set down on ``square`` whose switch closes only ``delay`` s later (a weak magnet, maybe
+        after ``flickers`` brief closures of 3-15 ms); the cursor stays at the arrival. Returns the time the
+        switch holds closed."""
+        if square in self.occupied:
+            raise PhysicalError(f"square {square} is already occupied")
+        self.occupied.add(square)
+        t0 = max(self.t, self._busy_until.get(square, 0.0))
+        for k in range(flickers):
+            at = t0 + delay * (k + 1) / (flickers + 2)
+            self._mark(at, square, True)
+            self._mark(at + self.rng.uniform(0.003, 0.015), square, False)
+        self._mark(t0 + delay, square, True)
+        self._busy_until[square] = t0 + delay + 0.001
+        return t0 + delay
+
+    def pulse(self, square: int, t: float, span: float) -> bool:
+        """The switch of ``square`` reads the opposite of its piece from ``t`` for ``span`` s (a phantom on an
+        empty square, a jostled piece), without moving the cursor. False (nothing recorded) when the square
+        changed after ``t``."""
+        if self._busy_until.get(square, 0.0) > t:
+            return False
+        here = square in self.occupied
+        self._mark(t, square, not here)
+        self._mark(t + span, square, here)
+        self._busy_until[square] = t + span + 0.001
+        return True
+
+    def free_since(self, square: int) -> float:
+        """When the last contact change on ``square`` (bounce included) is over."""
+        return self._busy_until.get(square, 0.0)
+
+    def last_change(self) -> float:
+        """The time of the last contact change recorded (bounce, late closures included)."""
+        return max((c.t for c in self._changes), default=0.0)
+
+    def _mark(self, t: float, square: int, closed: bool) -> None:
+        self._changes.append(_Change(_r(t), len(self._changes), square, closed))
+
     def settle(self, square: int) -> None:
         """Advance the cursor past the bounce of the last contact change on ``square`` (what follows is
         after it on the switches too)."""

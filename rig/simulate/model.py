@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from rig.errors import RigError
 
-__all__ = ["HumanModel", "ModelError", "Range"]
+__all__ = ["HumanModel", "ModelError", "Range", "BEHAVIOURS", "HARD_RATES"]
 
 Range = tuple[float, float]
 
@@ -71,6 +71,24 @@ class HumanModel:
     # clock
     base_ms: int = 3_600_000
     increment_ms: int = 0
+    # a real board (issue 9; docs/simulator.md "Real-board behaviours"): all off by default, ``hard()`` turns
+    # them all on. None is an irregularity: they change the frames, never the game. Durations here are not
+    # kept clear of the engine thresholds: that is the point.
+    flown_capture_p: float = 0.0      #: a multiple capture flown: set down only on its last square
+    phantom_p: float = 0.0            #: per move: an empty neighbour of the path reads occupied a moment
+    phantom_ms: Range = (30.0, 150.0)
+    slow_magnet_p: float = 0.0        #: per move: the destination's switch closes late
+    slow_magnet_s: Range = (0.05, 0.25)
+    flicker_p: float = 0.3            #: a slow magnet flickers (brief closures) before it holds
+    change_mind_p: float = 0.0        #: per move: the piece set down, unreleased, on another square it reaches
+    change_mind_s: Range = (0.1, 0.3)
+    two_at_once_p: float = 0.0        #: per capture of 2+ pieces: two of them taken off in the same frame
+    jostle_p: float = 0.0             #: per move: a piece not in the move reads empty a moment
+    jostle_ms: Range = (5.0, 20.0)
+    long_hold_p: float = 0.0          #: per move: the piece held in the air, put back, then played
+    long_hold_s: Range = (2.0, 5.0)
+    fast_reply_p: float = 0.0         #: without a clock: the reply starts soon after the last contact change
+    fast_reply_s: Range = (0.3, 0.8)
 
     def __post_init__(self) -> None:
         margin = 0.015
@@ -103,6 +121,13 @@ class HumanModel:
                 raise ModelError(f"{name} must be a probability")
         if self.base_ms <= 0 or self.increment_ms < 0:
             raise ModelError("base_ms must be positive and increment_ms not negative")
+        for name in ("phantom_ms", "slow_magnet_s", "change_mind_s", "jostle_ms", "long_hold_s", "fast_reply_s"):
+            lo, hi = getattr(self, name)
+            if not 0 < lo <= hi:
+                raise ModelError(f"{name} must be a range 0 < low <= high, got {(lo, hi)!r}")
+        for name in (*BEHAVIOURS.values(), "flicker_p"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ModelError(f"{name} must be a probability")
 
     # -- presets ----------------------------------------------------------------------------
 
@@ -115,6 +140,24 @@ class HumanModel:
     def noisy(cls, **changes) -> "HumanModel":
         """Much noise: frequent bounce and slides, landings sometimes skipped, quick replies."""
         return replace(replace(cls(), bounce_p=0.8, slide_p=0.9, landing_p=0.6, quick_reply_p=0.5), **changes)
+
+    @classmethod
+    def hard(cls, **changes) -> "HumanModel":
+        """A real board: the noisy hands plus every real-board behaviour at once (:data:`HARD_RATES`)."""
+        return replace(cls.noisy(**HARD_RATES), **changes)
+
+    @classmethod
+    def with_behaviours(cls, *names: str, base: "HumanModel | None" = None) -> "HumanModel":
+        """``base`` (default ``HumanModel()``) with the named behaviours (:data:`BEHAVIOURS` keys) on at their
+        :data:`HARD_RATES`, the others as in ``base``."""
+        unknown = [n for n in names if n not in BEHAVIOURS]
+        if unknown:
+            raise ModelError(f"unknown behaviour {', '.join(unknown)}; known: {', '.join(BEHAVIOURS)}")
+        return replace(base or cls(), **{BEHAVIOURS[n]: HARD_RATES[BEHAVIOURS[n]] for n in names})
+
+    def behaviours(self) -> tuple[str, ...]:
+        """The real-board behaviours this model turns on."""
+        return tuple(n for n, f in BEHAVIOURS.items() if getattr(self, f) > 0)
 
     @classmethod
     def for_settings(cls, settings, **changes) -> "HumanModel":
@@ -167,3 +210,29 @@ class HumanModel:
             return rng.uniform(*self.quick_reply_s)
         lo, hi = self.slow_reply_s
         return max(lo, min(hi, self.think(rng) + lo))
+
+
+#: the real-board behaviours (issue 9) by name, each with the probability field that turns it on
+BEHAVIOURS: dict[str, str] = {
+    "flown-capture": "flown_capture_p",
+    "neighbour-phantom": "phantom_p",
+    "slow-magnet": "slow_magnet_p",
+    "change-of-mind": "change_mind_p",
+    "two-at-once": "two_at_once_p",
+    "jostle": "jostle_p",
+    "long-hold": "long_hold_p",
+    "fast-reply": "fast_reply_p",
+}
+
+#: their rates in :meth:`HumanModel.hard` (per multiple capture for flown-capture, per capture of two or more
+#: pieces for two-at-once, per reply without a clock for fast-reply, per move for the others)
+HARD_RATES: dict[str, float] = {
+    "flown_capture_p": 0.5,
+    "phantom_p": 0.25,
+    "slow_magnet_p": 0.25,
+    "change_mind_p": 0.08,
+    "two_at_once_p": 0.5,
+    "jostle_p": 0.15,
+    "long_hold_p": 0.05,
+    "fast_reply_p": 0.5,
+}
