@@ -30,7 +30,8 @@ from typing import Any, Callable
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
-from rig.reconstruct.faults import FaultHandling
+from rig.reconstruct.certainty import Certainty
+from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import Debouncer, SquareChange
@@ -138,7 +139,7 @@ class _Undo:
     legal_after: Board | None = None   # the legal result, when the board shows something else
 
 
-class Reconstructor(FaultHandling):
+class Reconstructor(FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.session import Header, Frame
@@ -192,6 +193,7 @@ class Reconstructor(FaultHandling):
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
+        self._recheck: tuple | None = None   # a correction that the next change may show was a move
         self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
@@ -329,7 +331,7 @@ class Reconstructor(FaultHandling):
                     self._flush_deferred_before(c.t)
                 self._check_stable(c.t)
                 self._change(c)
-        while self._deferred and not self._blocked(self._deferred[0].t):
+        while self._deferred and not self._blocked(self._deferred[0].t) and self._deferred[0].t <= t:
             ev = self._deferred.popleft()
             self._check_stable(ev.t)
             self._now = ev.t
@@ -372,10 +374,17 @@ class Reconstructor(FaultHandling):
             if self._split[4] in self._occ:
                 self._resolve_split()     # the opponent's piece is back: he touched it, his turn began
                 return
-            self._split = None            # it stayed off: the mover removed it
-            plan = self._plan(self._occ)
-            if plan is not None:
-                self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+            plan = self._split[2]
+            if isinstance(plan, Explanation) and self._split[4] in plan.standing:
+                self._split = None        # a captured piece taken off and left off: the mover removed it
+                plan = self._plan(self._occ)
+                if plan is not None:
+                    self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+                return
+            # it stayed off: in its owner's hand (he thinks with it) or taken off by the mover; without a
+            # clock the sensors cannot tell: his turn began, and an observation says what may have happened
+            self._held_off_observation(deadline)
+            self._resolve_split()
             return
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
@@ -413,6 +422,9 @@ class Reconstructor(FaultHandling):
     def _dispatch(self, ev: ClockEvent | ArbiterEvent) -> None:
         if isinstance(ev, ClockEvent):
             self._clock(ev)
+        elif isinstance(ev, WaitingPress):
+            self._clock(ev.event)
+            self._waited.discard(id(ev.event))
         elif isinstance(ev, HealthLine):
             self._health_line(ev)
         else:
@@ -502,6 +514,8 @@ class Reconstructor(FaultHandling):
         if self._phase == LOST:
             self._lost_check(c.t)
             return
+        if self._recheck is not None:
+            self._recheck_correction(c)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
@@ -517,6 +531,8 @@ class Reconstructor(FaultHandling):
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                elif not self._clock_mode:
+                    self._split = self._standing_split(seg, c, occ_before)
             elif self._split[4] not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
@@ -626,13 +642,14 @@ class Reconstructor(FaultHandling):
             expl = self._explain_masked(board, occ, expl)
         return expl
 
-    def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
-                                                                     Explanation] | None:
+    def _two_moves(self, occ: frozenset[int] | None = None, reuse: bool = False
+                   ) -> tuple[Explanation, frozenset[int], float, Explanation] | None:
         """The segment read as two moves of the mover (CODEX 42.A): the first point where the board
-        showed a complete legal move, and a second move from there."""
+        showed a complete legal move, and a second move from there. ``reuse``: also when the second
+        move may have ended on the square the first left (fewer changed squares than two moves)."""
         seg = self._seg
         occ = self._occ if occ is None else occ
-        if len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
+        if not reuse and len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
             return None
         cur = seg.occ0
         for c in seg.changes:
@@ -685,6 +702,12 @@ class Reconstructor(FaultHandling):
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
                 return None
+            if expl.kind == "illegal-move":
+                # two legal moves, the second onto the square the first left (7-10 then 3-7), show the
+                # same squares as one illegal move (3-10): the order of the changes tells (CODEX 42.A)
+                two = self._two_moves(occ, reuse=True)
+                if two is not None and two[0].legal and two[3].legal and two[3].exact:
+                    return two
             return expl
         two = self._two_moves(occ)
         return two if two is not None else self._fault_plan(occ, lifted)
@@ -921,9 +944,7 @@ class Reconstructor(FaultHandling):
                                          mover, number))
         stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
         if stray:
-            found.append(self._irregular("piece-moved-after-release", t, stray,
-                                         "set down on " + ", ".join(name(s) for s in stray)
-                                         + f", then moved on to {name(move.destination)}", mover, number))
+            found.extend(self._release_findings(stray, move, t, number))
         if move.captured:
             final = seg.placed_at.get(move.destination)
             if final is None and move.origin == move.destination:
@@ -995,6 +1016,13 @@ class Reconstructor(FaultHandling):
                 self._taken_back = (ply.move.key, idx)
             return True
         if undo.legal_after is not None and occ == undo.legal_after.occupied():
+            lifted = self._seg.occ0 - occ
+            if len(lifted) == 1 and not occ - self._seg.occ0:
+                # a standing captured piece lifted by its owner (now to move): taken off, or his move with it;
+                # kept to check against the next change (CODEX 004 art. 42.K)
+                i = self._entry_of(ply)
+                self._recheck = (next(iter(lifted)), self.board, self._seg, ply, i, self.moves[i], undo,
+                                 undo.legal_after, [(k, self.irregularities[k].status) for k in open_irr])
             for i in open_irr:
                 if self.irregularities[i].type in ("capture-not-removed", "wrong-piece-removed",
                                                    "own-piece-removed"):
@@ -1019,6 +1047,37 @@ class Reconstructor(FaultHandling):
                 self._commit(expl, t, "the move read again after the correction")
                 return True
         return False
+
+    def _standing_split(self, seg: _Segment, c: SquareChange, occ_before: frozenset[int]):
+        """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking
+        it off, or its owner beginning his move with it (CODEX 004 art. 42.K); tentative like any first
+        lift of the opponent: where it comes down tells."""
+        plan = self._explain(occ_before)
+        if plan is None or not plan.legal or c.square not in plan.standing:
+            return None
+        after = self._physical_after(plan, occ_before)
+        if not any(m.origin == c.square for m in self._index(after).moves):
+            return None
+        return (len(seg.changes), c.t, plan, occ_before, c.square)
+
+    def _recheck_correction(self, c: SquareChange) -> None:
+        """The change after a standing captured piece was lifted by its owner: put down on a square it can
+        move to, it was his move with that piece, not the correction (the capture-not-removed stands and
+        his move accepts it); any other change confirms the correction."""
+        square, board, seg, ply, i, entry, undo, legal_after, statuses = self._recheck
+        self._recheck = None
+        if c.up or self._undo is not undo or not any(m.origin == square for m in self._index(board).to(c.square)):
+            return
+        self.board = board
+        self._seg = seg
+        ply.needs_setup = True
+        ply.fen = entry.__dict__.get("_fen_source") or entry.fen_after
+        self.moves[i] = entry
+        undo.legal_after = legal_after
+        self._rebuild_tracker()
+        for k, status in statuses:
+            self._set_status(k, status, c.t, f"{self.variant.square_name(square)} was not taken off: "
+                                             f"{_SIDE[board.turn]} moved it")
 
     def _withdraw(self, t: float, undo: _Undo) -> MoveEntry:
         """Withdraw the last move (docs/engine-contract.md): it stays in ``moves``, marked, and leaves the
@@ -1177,6 +1236,8 @@ class Reconstructor(FaultHandling):
                             white, self._number)
             return
         else:
+            if not after and self._magnet_wait(ev):
+                return
             plan = self._plan(self._occ)
             if plan is not None:
                 self._commit_plan(plan, at, f"{ev.side} pressed the clock")

@@ -25,13 +25,13 @@ masked here from that line on, a missing diode is reported as ``ghost``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 
-__all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "setup_suspect", "one_square_off", "explain_masked"]
+__all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
 
 #: the ``kind`` of a ``sensor_faults`` item
 SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
@@ -66,6 +66,15 @@ class SwitchMask:
     def _refresh(self) -> None:
         self.squares = frozenset(self.assumed)
         self.on = frozenset(s for s, v in self.assumed.items() if v)
+
+
+@dataclass(frozen=True)
+class WaitingPress:
+    """A clock press that found the lifted piece's destination still open, waiting ``magnet_s`` for a slow
+    magnet (``t``: when it is looked at again; ``event``: the press, with its own time)."""
+
+    t: float
+    event: Any
 
 
 def setup_suspect(occ: frozenset[int], start: frozenset[int]) -> tuple[int, str] | None:
@@ -150,6 +159,7 @@ class FaultHandling:
         self._setup_obs: int | None = None        # the observation of a one-square set-up difference
         self._first_t: float | None = None        # the first frame's time (a set-up fault is there since)
         self._ambiguous_seg = None                # the segment whose masked reading was already observed
+        self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
 
     # -- masking ---------------------------------------------------------------------------------
 
@@ -245,12 +255,38 @@ class FaultHandling:
 
     # -- during the game ----------------------------------------------------------------------------
 
+    def _magnet_wait(self, ev) -> bool:
+        """A press with the board one square short of a legal move (its destination still open): a slow
+        magnet closes up to a quarter of a second late, possibly after the press. The press is looked at
+        again ``magnet_s`` later (frames first), once; True when it waits."""
+        if id(ev) in self._waited:
+            return False
+        seg = self._seg
+        occ = self._occ
+        expl = self._explain(occ)
+        if expl is not None and expl.legal and expl.exact:
+            return False
+        changed = {c.square for c in seg.changes}
+        quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
+        if not any(kind == "dead" for _, _, kind in one_square_off(self._index(), seg.occ0, occ, quiet)):
+            return False
+        self._waited.add(id(ev))
+        waiting = WaitingPress(ev.t + self.settings.magnet_s, ev)
+        deferred = self._deferred
+        i = len(deferred)
+        while i and deferred[i - 1].t > waiting.t:
+            i -= 1
+        deferred.insert(i, waiting)
+        return True
+
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
         but one unchanged square finds a faulty switch there (masked from now on); its explanation."""
         if self._phase != "play":
             return None
         seg = self._seg
+        if self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
+            return None                   # a slow magnet may still close it
         changed = {c.square for c in seg.changes}
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
         board = self.board

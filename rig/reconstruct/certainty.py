@@ -1,0 +1,56 @@
+"""Certain or not: what the sensors prove is an irregularity, what they cannot settle is an observation.
+
+A reed switch sees a square occupied or not; it cannot see a hand release a piece, nor which hand touched a
+square. The engine raises an irregularity only when the frames prove it, and records the rest under
+``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"). Mixed into
+:class:`rig.reconstruct.Reconstructor`.
+"""
+
+from __future__ import annotations
+
+from rig.move import Move
+
+__all__ = ["Certainty"]
+
+
+class Certainty:
+    """The rules that sort a finding into an irregularity or an observation."""
+
+    def _release_threshold(self) -> float:
+        s = self.settings
+        return max(s.release_s, s.touch_s)
+
+    def _release_findings(self, stray: list[int], move: Move, t: float, number: int) -> list[int]:
+        """FPD 4.6 / FMJD 002 art. 3.12: a piece set down off its path and moved on. Certain when it stayed
+        down ``release_s`` or longer (a hand does not rest a held piece that long); shorter, the set-down may
+        have been a change of mind with the piece still in hand: an observation. Returns the irregularities."""
+        seg = self._seg
+        name = self.variant.square_name
+        mover = self.board.turn
+        limit = self._release_threshold()
+        long = [s for s in stray if seg.landings[s] >= limit]
+        short = [s for s in stray if seg.landings[s] < limit]
+        text = f", then moved on to {name(move.destination)}"
+        if short:
+            dwell = max(seg.landings[s] for s in short)
+            self._observe("piece-moved-after-release", t, short, "set down on " + ", ".join(name(s) for s in short)
+                          + text, mover, number,
+                          f"set down {dwell:.2f} s (under {limit:g} s): a reed switch cannot tell a release from a "
+                          "hand that kept hold of the piece (a piece is played when released)")
+        if not long:
+            return []
+        return [self._irregular("piece-moved-after-release", t, long,
+                                "set down on " + ", ".join(name(s) for s in long) + text, mover, number)]
+
+    def _held_off_observation(self, t: float) -> None:
+        """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it
+        while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004
+        art. 42.G): nothing on the board tells. Read as his turn begun; recorded as an observation."""
+        split = self._split
+        square = split[4]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._observe("wrong-piece-removed", t, (square,), f"{name(square)} off the board after the move",
+                      mover, self._number,
+                      f"without a clock a piece off the board for {self.settings.stable_s:g} s may be in its owner's "
+                      "hand (he began his turn) or taken off by the mover: read as his turn begun")
