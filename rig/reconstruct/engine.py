@@ -207,7 +207,7 @@ class Reconstructor(FaultHandling, Certainty):
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
-            occupied = event.occupied if not self._mask else self._mask.filter(event.occupied)
+            occupied = event.occupied if not self._mask else self._masked_frame(t, event.occupied)
             if deb.raw is None:
                 deb.frame(t, occupied)
                 self._now = t
@@ -402,13 +402,13 @@ class Reconstructor(FaultHandling, Certainty):
             return True
         removed = seg.occ0 - occ
         board = self.board
-        colours = {board.piece_at(s)[0] for s in removed}
+        colours = {p[0] for p in map(board.piece_at, removed) if p is not None}
         if len(removed) < 2 or len(colours) < 2:
             return False
         expl = self._explain(occ)
         if expl is not None and expl.kind != "illegal-move":
             return False
-        own = [s for s in removed if board.piece_at(s)[0] == board.turn]
+        own = [s for s in removed if (board.piece_at(s) or (None,))[0] == board.turn]
         if len(own) == 1:
             theirs = removed - {own[0]}
             added = occ - seg.occ0
@@ -1005,7 +1005,7 @@ class Reconstructor(FaultHandling, Certainty):
         if not ply.irregularities and undo.legal_after is None and occ != undo.occ_before:
             return False                  # nothing to correct, and not put back: the usual change
         open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
-        if occ == undo.occ_before and occ != self._seg.occ0:
+        if occ == undo.occ_before and occ != self._seg.occ0 and not (self._mask and self._masked_move_shows(occ)):
             entry = self._withdraw(t, undo)
             if open_irr:
                 for i in open_irr:

@@ -178,6 +178,31 @@ class FaultHandling:
             deb.stable.discard(square)
             self._occ = self._occ - {square}
 
+    def _masked_frame(self, t: float, occupied: frozenset[int]) -> frozenset[int]:
+        """A frame through the mask. A ``dead`` switch that closes under the piece the game puts there works
+        again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
+        that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
+        whatever stands on it; the scanner says when it recovers.)"""
+        mask = self._mask
+        for square, on in list(mask.assumed.items()):
+            if on and square in occupied and self._fault_kind(square) == "dead":
+                mask.remove(square)
+                self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
+        return mask.filter(occupied) if mask else occupied
+
+    def _masked_move_shows(self, occ: frozenset[int]) -> bool:
+        """The board is exactly a legal move of the side to move from a masked square (its lift unseen): not
+        the last move taken back, which it can look like (a capture from the masked square onto the square the
+        last move left)."""
+        expl = self._explain(occ)
+        return expl is not None and expl.legal and expl.exact and expl.move.origin in self._mask
+
+    def _fault_kind(self, square: int) -> str | None:
+        for f in reversed(self.sensor_faults):
+            if f.square == square:
+                return f.kind
+        return None
+
     def _mask_sync(self) -> None:
         """After a commit, a withdrawal or a restored position: each masked square takes the state of the
         engine's board, and the new turn starts from it."""
@@ -268,8 +293,8 @@ class FaultHandling:
             return False
         changed = {c.square for c in seg.changes}
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
-        if not any(kind == "dead" for _, _, kind in one_square_off(self._index(), seg.occ0, occ, quiet)):
-            return False
+        if not one_square_off(self._index(), seg.occ0, occ, quiet):
+            return False                  # waiting also gives a switch under the origin time to show it stuck
         self._waited.add(id(ev))
         waiting = WaitingPress(ev.t + self.settings.magnet_s, ev)
         deferred = self._deferred
@@ -294,7 +319,9 @@ class FaultHandling:
         found = one_square_off(index, seg.occ0, occ, quiet)
         if not found:
             return None
-        squares = sorted({sq for _, sq, _ in found})
+        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
+        # a square the scanner may hold (missing diode) first, then the lowest: the others are observed
+        squares = sorted({sq for _, sq, _ in found}, key=lambda sq: (sq not in ghosts, sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
                        index)
