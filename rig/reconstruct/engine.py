@@ -234,6 +234,7 @@ class Reconstructor(FaultHandling, Certainty):
     def finish(self, t: float | None = None) -> list[Output]:
         """End of the input: settle what is pending and commit a move that the board explains."""
         self._out = []
+        self._ending = True               # no faulty switch is inferred from a piece still in hand at the end
         end = t if t is not None else self._now
         for c in self._deb.settle():
             self._flush_deferred_before(c.t)

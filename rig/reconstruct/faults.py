@@ -160,6 +160,7 @@ class FaultHandling:
         self._first_t: float | None = None        # the first frame's time (a set-up fault is there since)
         self._ambiguous_seg = None                # the segment whose masked reading was already observed
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
+        self._ending = False                      # finish() is settling the end of the input
 
     # -- masking ---------------------------------------------------------------------------------
 
@@ -307,7 +308,7 @@ class FaultHandling:
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
         but one unchanged square finds a faulty switch there (masked from now on); its explanation."""
-        if self._phase != "play":
+        if self._phase != "play" or self._ending:
             return None
         seg = self._seg
         if self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
