@@ -54,3 +54,17 @@ class Certainty:
                       mover, self._number,
                       f"without a clock a piece off the board for {self.settings.stable_s:g} s may be in its owner's "
                       "hand (he began his turn) or taken off by the mover: read as his turn begun")
+
+    def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
+        """The opponent's first lift while a square the mover never played to has just closed (less than
+        ``touch_s`` before: a magnet passing close by, or a slow neighbour): the mover's move as the board
+        shows it without that square. A real landing of the mover comes well before his opponent's lift."""
+        recent = frozenset(s for s, at in seg.placed_at.items()
+                           if s not in seg.occ0 and s in occ_before and c.t - at < self.settings.touch_s)
+        if not recent or len(recent) > 2:
+            return None
+        occ = occ_before - recent
+        plan = self._plan(occ, c.square)
+        if plan is None:
+            return None
+        return (len(seg.changes), c.t, plan, occ, c.square)

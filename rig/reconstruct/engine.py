@@ -532,6 +532,8 @@ class Reconstructor(FaultHandling, Certainty):
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
+                    self._split = split
                 elif not self._clock_mode:
                     self._split = self._standing_split(seg, c, occ_before)
             elif self._split[4] not in occ_before and self._held is not None:
