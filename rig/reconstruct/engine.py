@@ -194,6 +194,7 @@ class Reconstructor(FaultHandling, Certainty):
         self._lost: int | None = None
         self._lost_target: Board | None = None
         self._recheck: tuple | None = None   # a correction that the next change may show was a move
+        self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
         self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
@@ -207,7 +208,7 @@ class Reconstructor(FaultHandling, Certainty):
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
-            occupied = event.occupied if not self._mask else self._masked_frame(t, event.occupied)
+            occupied = event.occupied if not self._mask.assumed else self._masked_frame(t, event.occupied)
             if deb.raw is None:
                 deb.frame(t, occupied)
                 self._now = t
@@ -523,12 +524,13 @@ class Reconstructor(FaultHandling, Certainty):
         piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
         if piece is not None:
             occ_before = occ | {c.square}     # the square was occupied before this lift
-        if self._mask and self._split is None and seg.changes and self._masked_reply(c, occ):
+        if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
         if piece is not None and piece[0] != mover and seg.changes:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
+                self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
@@ -553,7 +555,7 @@ class Reconstructor(FaultHandling, Certainty):
                 self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                if self._mask and self._split_lands_masked(c.square):
+                if self._mask.assumed and self._split_lands_masked(c.square):
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 else:
@@ -565,7 +567,7 @@ class Reconstructor(FaultHandling, Certainty):
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
-        elif self._mask and c.up and self._split is not None and self._split_lands_masked(c.square):
+        elif self._mask.assumed and c.up and self._split is not None and self._split_lands_masked(c.square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg
         self._record_change(seg, c)
@@ -641,7 +643,7 @@ class Reconstructor(FaultHandling, Certainty):
         board = self.board if board is None else board
         expl = explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
                        self._index(board))
-        if self._mask and (expl is None or not (expl.legal and expl.exact)):
+        if self._mask.assumed and (expl is None or not (expl.legal and expl.exact)):
             expl = self._explain_masked(board, occ, expl)
         return expl
 
@@ -698,12 +700,15 @@ class Reconstructor(FaultHandling, Certainty):
                      pass_accepted=bool(passed))
         return True
 
-    def _plan(self, occ: frozenset[int], lifted: int | None = None):
+    def _plan(self, occ: frozenset[int], lifted: int | None = None, faults: bool = True):
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
-        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal."""
+        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
+        explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
+        explains the board."""
         expl = self._explain(occ)
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+                self._removal_plan = expl
                 return None
             if expl.kind == "illegal-move":
                 # two legal moves, the second onto the square the first left (7-10 then 3-7), show the
@@ -713,7 +718,7 @@ class Reconstructor(FaultHandling, Certainty):
                     return two
             return expl
         two = self._two_moves(occ)
-        return two if two is not None else self._fault_plan(occ, lifted)
+        return two if two is not None or not faults else self._fault_plan(occ, lifted)
 
     def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
         if isinstance(plan, Explanation):
@@ -913,7 +918,8 @@ class Reconstructor(FaultHandling, Certainty):
             self._pressed(len(self.moves) - 1, held.event, held.times)
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
-        self._mask_sync()
+        if self._mask.assumed:
+            self._mask_sync()
         self._counters(t)
         if legal_after is None:
             # with the board short of the legal result (a piece wrongly taken off) the game is not over
@@ -1008,7 +1014,8 @@ class Reconstructor(FaultHandling, Certainty):
         if not ply.irregularities and undo.legal_after is None and occ != undo.occ_before:
             return False                  # nothing to correct, and not put back: the usual change
         open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
-        if occ == undo.occ_before and occ != self._seg.occ0 and not (self._mask and self._masked_move_shows(occ)):
+        if occ == undo.occ_before and occ != self._seg.occ0 and not (self._mask.assumed
+                                                                     and self._masked_move_shows(occ)):
             entry = self._withdraw(t, undo)
             if open_irr:
                 for i in open_irr:
@@ -1037,7 +1044,8 @@ class Reconstructor(FaultHandling, Certainty):
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
-            self._mask_sync()
+            if self._mask.assumed:
+                self._mask_sync()
             undo.legal_after = None
             self._end_of_game_check(t)
             return True
@@ -1055,11 +1063,8 @@ class Reconstructor(FaultHandling, Certainty):
         """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking
         it off, or its owner beginning his move with it (CODEX 004 art. 42.K); tentative like any first
         lift of the opponent: where it comes down tells."""
-        plan = self._explain(occ_before)
+        plan = self._removal_plan          # what _plan found at this lift
         if plan is None or not plan.legal or c.square not in plan.standing:
-            return None
-        after = self._physical_after(plan, occ_before)
-        if not any(m.origin == c.square for m in self._index(after).moves):
             return None
         return (len(seg.changes), c.t, plan, occ_before, c.square)
 
@@ -1096,7 +1101,8 @@ class Reconstructor(FaultHandling, Certainty):
         self._await_time = None
         self._rebuild_tracker()
         self._seg = _Segment(t, undo.occ_before, pieces=self._pieces)
-        self._mask_sync()
+        if self._mask.assumed:
+            self._mask_sync()
         return entry
 
     def _rebuild_tracker(self) -> None:
@@ -1139,7 +1145,8 @@ class Reconstructor(FaultHandling, Certainty):
         self._phase = PLAY
         self.board = _snap(target)
         self._seg = _Segment(t, target.occupied(), pieces=self._pieces)
-        self._mask_sync()
+        if self._mask.assumed:
+            self._mask_sync()
         self._undo = None
         if self._lost is not None:
             self._set_status(self._lost, CORRECTED, t, "the position was restored")
@@ -1239,9 +1246,11 @@ class Reconstructor(FaultHandling, Certainty):
                             white, self._number)
             return
         else:
-            if not after and self._magnet_wait(ev):
-                return
-            plan = self._plan(self._occ)
+            plan = self._plan(self._occ, faults=False)
+            if plan is None:
+                if not after and self._magnet_wait(ev):
+                    return
+                plan = self._fault_plan(self._occ, None)
             if plan is not None:
                 self._commit_plan(plan, at, f"{ev.side} pressed the clock")
             elif after:
@@ -1370,7 +1379,8 @@ class Reconstructor(FaultHandling, Certainty):
         self.tracker.set_position(self._fen(after))
         self.board = after
         self._seg = _Segment(t, occ, pieces=self._pieces)
-        self._mask_sync()
+        if self._mask.assumed:
+            self._mask_sync()
         self._counters(t)
 
     def _assign(self, occ: frozenset[int]) -> Board:

@@ -282,16 +282,14 @@ class FaultHandling:
     # -- during the game ----------------------------------------------------------------------------
 
     def _magnet_wait(self, ev) -> bool:
-        """A press with the board one square short of a legal move (its destination still open): a slow
-        magnet closes up to a quarter of a second late, possibly after the press. The press is looked at
-        again ``magnet_s`` later (frames first), once; True when it waits."""
+        """A press that nothing on the board explains, one square short of a legal move (its destination
+        still open, or its origin still closed): a slow magnet closes up to a quarter of a second late,
+        possibly after the press. The press is looked at again ``magnet_s`` later (frames first), once;
+        True when it waits."""
         if id(ev) in self._waited:
             return False
         seg = self._seg
         occ = self._occ
-        expl = self._explain(occ)
-        if expl is not None and expl.legal and expl.exact:
-            return False
         changed = {c.square for c in seg.changes}
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
         if not one_square_off(self._index(), seg.occ0, occ, quiet):
