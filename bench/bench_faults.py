@@ -5,9 +5,9 @@ under a starting piece, a missing diode on a central square), clock and no clock
 tests/data are simulated (``rig simulate --matrix --fault KIND:SQ``: the hands, the matrix, the project's
 scanner and its health monitor) and transcribed twice:
 
-- *frames*: the session as ``rig simulate --matrix`` writes it (frames only: the engine finds the fault
-  from the frames themselves);
-- *health*: with the scanner's health findings as session lines, as ``rig run`` writes them.
+- *frames*: the frames alone (the engine finds the fault from the frames themselves);
+- *health*: with the scanner's health findings as session lines, as ``rig run`` and ``rig simulate --matrix``
+  write them.
 
 Per fault kind and variant it prints the games, how many were read exactly (the moves that stand), how
 many named a sensor fault on the faulty square (and the kinds named), and the player irregularities
@@ -25,10 +25,10 @@ import zlib
 from collections import Counter
 
 from rig.reconstruct import Reconstructor
-from rig.session import Frame, HealthLine
+from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from rig.simulate.games import load_pdn_games
-from rig.simulate.matrix import occupancy_timeline
+from rig.simulate.matrix import through_matrix
 from rig.variants import get_variant
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")
@@ -54,23 +54,25 @@ def fault_squares(variant: str) -> dict[str, list[int]]:
     return {"stuck-closed": empty[:2], "dead": [front_w, front_b], "missing-diode": empty[2:4]}
 
 
-def transcribe(session, with_health: bool, health) -> Reconstructor:
-    events = list(session.events)
-    if with_health:
-        lines = [HealthLine(h.t, h.kind, h.square, h.masked, h.message) for h in health]
-        events = sorted(events + lines, key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
+def transcribe(session, with_health: bool) -> Reconstructor:
     r = Reconstructor(session.header)
-    for ev in events:
-        r.feed(ev)
+    for ev in session.events:
+        if with_health or not isinstance(ev, HealthLine):
+            r.feed(ev)
     r.finish()
     return r
 
 
+def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
+    """One game read wrong: the first differing move, the irregularities and the faults."""
+    i = next((i for i, (a, b) in enumerate(zip(got, s.expected_moves)) if a != b), min(len(got), len(s.expected_moves)))
+    irregular = [(x.type, x.number, x.t) for x in r.irregularities][:3]
+    faults = [(f.square, f.kind, f.since) for f in r.sensor_faults]
+    print(f"  {seed} {fault} {mode}: move {i}: {got[i:i + 2]} for {s.expected_moves[i:i + 2]}; {irregular}; "
+          f"faults {faults}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    from dataclasses import replace
-
-    from sensors.simulation import run_matrix_session
-
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=3, help="real games per variant (default 3)")
     p.add_argument("--variant", choices=VARIANTS, action="append")
@@ -94,22 +96,13 @@ def main(argv: list[str] | None = None) -> int:
                             seed = f"faults:{variant}:{gi}:{square}:{clock}"
                             s = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
                                               model=HumanModel(bounce_p=0.0), tags=game.tags)
-                            timeline = occupancy_timeline(s)
-                            run = run_matrix_session(variant, timeline, [f"{kind}:{square}"],
-                                                     zlib.crc32(seed.encode()), expected_start=timeline[0][1])
-                            others = [e for e in s.events if not isinstance(e, Frame)]
-                            events = sorted(run.frames + others, key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
-                            s = replace(s, events=events)
-                            r = transcribe(s, mode == "health", run.health)
+                            s = through_matrix(s, [f"{kind}:{square}"], seed=zlib.crc32(seed.encode()))
+                            r = transcribe(s, mode == "health")
                             stats["games"] += 1
                             got = [m.move_text for m in r.moves if not m.withdrawn]
                             stats["exact"] += got == s.expected_moves
                             if args.show and (got != s.expected_moves or r.irregularities):
-                                i = next((i for i, (a, b) in enumerate(zip(got, s.expected_moves)) if a != b),
-                                         min(len(got), len(s.expected_moves)))
-                                print(f"  {seed} {kind}:{square} {mode}: move {i}: {got[i:i + 2]} for "
-                                      f"{s.expected_moves[i:i + 2]}; {[(x.type, x.number, x.t) for x in r.irregularities][:3]}"
-                                      f"; faults {[(f.square, f.kind, f.since) for f in r.sensor_faults]}")
+                                show(seed, f"{kind}:{square}", mode, got, s, r)
                             kinds = sorted({f.kind for f in r.sensor_faults if f.square == square})
                             stats["named"] += bool(kinds)
                             for k in kinds:

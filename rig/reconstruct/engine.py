@@ -194,6 +194,7 @@ class Reconstructor(FaultHandling, Certainty):
         self._lost: int | None = None
         self._lost_target: Board | None = None
         self._recheck: tuple | None = None   # a correction that the next change may show was a move
+        self._batch_more = False             # the change being read has more of its frame after it
         self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
         self._init_faults()
 
@@ -328,11 +329,16 @@ class Reconstructor(FaultHandling, Certainty):
         """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
         deb = self._deb
         if deb.pending:
-            for c in deb.confirm(t):
+            changes = deb.confirm(t)
+            last = len(changes) - 1
+            for i, c in enumerate(changes):
                 if self._deferred:
                     self._flush_deferred_before(c.t)
                 self._check_stable(c.t)
+                # more changes of the same frame follow: no take-back is read from a state between them
+                self._batch_more = i < last and changes[i + 1].t == c.t
                 self._change(c)
+            self._batch_more = False
         while self._deferred and not self._blocked(self._deferred[0].t) and self._deferred[0].t <= t:
             ev = self._deferred.popleft()
             self._check_stable(ev.t)
@@ -580,7 +586,7 @@ class Reconstructor(FaultHandling, Certainty):
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg
-        if self._undo is not None and self._try_undo(c.t, occ):
+        if self._undo is not None and not self._batch_more and self._try_undo(c.t, occ):
             return
         if len(occ ^ seg.occ0) >= self._lost_limit():
             self._lose(c.t, occ)
