@@ -161,6 +161,7 @@ class FaultHandling:
         self._ambiguous_seg = None                # the segment whose masked reading was already observed
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
+        self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
 
     # -- masking ---------------------------------------------------------------------------------
 
@@ -186,8 +187,11 @@ class FaultHandling:
         whatever stands on it; the scanner says when it recovers.)"""
         mask = self._mask
         for square, on in list(mask.assumed.items()):
-            if on and square in occupied and self._fault_kind(square) == "dead":
+            reads = square in occupied
+            if reads == on and (on and self._fault_kind(square) == "dead"
+                                or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)
+                self._held_squares.pop(square, None)
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
         return mask.filter(occupied) if mask else occupied
 
@@ -330,6 +334,14 @@ class FaultHandling:
             return None
         name = self.variant.square_name
         t = seg.last_change if seg.last_change is not None else seg.t0
+        if any(f.kind == "ghost" for f in self.sensor_faults):
+            # a missing diode: the scanner holds a cell's reading while its rectangle is closed, so a square
+            # may read as it was for a while; masked until it reads what the game says, not a fault
+            self._held_squares[square] = square in seg.occ0
+            self._mask_square(square, square in seg.occ0)
+            self._note(t, f"square {name(square)} reads as it was (held by the scanner for a missing diode?): "
+                          "masked until it reads what the game says")
+            return expl
         if kind == "dead":
             detail = (f"{name(expl.move.origin)} left and nothing came down: only {name(square)} explains the "
                       f"move, and its switch did not close")
