@@ -2,8 +2,9 @@
 
 A reed switch sees a square occupied or not; it cannot see a hand release a piece, nor which hand touched a
 square. The engine raises an irregularity only when the frames prove it, and records the rest under
-``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"). Mixed into
-:class:`rig.reconstruct.Reconstructor`.
+``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"); a real board's habits
+(a neighbour phantom, a captured piece left standing that its owner plays) are read as the play they are.
+Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
 from __future__ import annotations
@@ -68,3 +69,31 @@ class Certainty:
         if plan is None:
             return None
         return (len(seg.changes), c.t, plan, occ, c.square)
+
+    def _standing_split(self, seg, c, occ_before: frozenset[int]):
+        """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking
+        it off, or its owner beginning his move with it (CODEX 004 art. 42.K); tentative like any first
+        lift of the opponent: where it comes down tells."""
+        plan = self._removal_plan          # what _plan found at this lift
+        if plan is None or not plan.legal or c.square not in plan.standing:
+            return None
+        return (len(seg.changes), c.t, plan, occ_before, c.square)
+
+    def _recheck_correction(self, c) -> None:
+        """The change after a standing captured piece was lifted by its owner: put down on a square it can
+        move to, it was his move with that piece, not the correction (the capture-not-removed stands and
+        his move accepts it); any other change confirms the correction."""
+        square, board, seg, ply, i, entry, undo, legal_after, statuses = self._recheck
+        self._recheck = None
+        if c.up or self._undo is not undo or not any(m.origin == square for m in self._index(board).to(c.square)):
+            return
+        self.board = board
+        self._seg = seg
+        ply.needs_setup = True
+        ply.fen = entry.__dict__.get("_fen_source") or entry.fen_after
+        self.moves[i] = entry
+        undo.legal_after = legal_after
+        self._rebuild_tracker()
+        for k, status in statuses:
+            self._set_status(k, status, c.t, f"{self.variant.square_name(square)} was not taken off: "
+                                             f"{'white' if board.turn else 'black'} moved it")
