@@ -93,3 +93,41 @@ def test_with_clock_a_piece_off_at_the_press_is_wrong_piece_removed(variant):
     e = run(b)
     assert [(i.type, i.squares) for i in e.irregularities] == [("wrong-piece-removed", (theirs,))]
     assert e.observations == []
+
+
+def _capture_with_removal_before_landing(variant: str, clock: bool, gap: float):
+    from reconstruct_helpers import line_to_capture
+    from session_builder import play_line
+
+    b = play_line(SessionBuilder(variant, clock_header=clock), line_to_capture(variant), clock)
+    cap = next(m for m in b.board.legal_moves if len(m.captured) == 1)
+    side = "white" if b.board.turn else "black"
+    piece = b.pieces[cap.origin]
+    b.lift(cap.origin).remove(cap.captured[0], 0.4).place(cap.destination, gap, piece)
+    b.board.push(cap)
+    if clock:
+        b.press(side)
+    reply = b.board.legal_moves[0]
+    b.wait(2.5).play(reply)
+    if clock:
+        b.press("black" if side == "white" else "white")
+    return b, cap
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_removal_just_before_the_landing_is_read_is_an_observation(variant, clock):
+    b, cap = _capture_with_removal_before_landing(variant, clock, 0.01)
+    e = run(b)
+    assert e.irregularities == []
+    assert [(o.type, o.squares) for o in e.observations] == [("capture-removed-early", cap.captured)]
+    assert "closed late" in e.observations[0].why
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_removal_well_before_the_landing_is_capture_removed_early(variant, clock):
+    b, cap = _capture_with_removal_before_landing(variant, clock, 0.3)
+    e = run(b)
+    assert [(i.type, i.squares) for i in e.irregularities] == [("capture-removed-early", cap.captured)]
+    assert e.observations == []

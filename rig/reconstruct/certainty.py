@@ -43,6 +43,28 @@ class Certainty:
         return [self._irregular("piece-moved-after-release", t, long,
                                 "set down on " + ", ".join(name(s) for s in long) + text, mover, number)]
 
+    def _early_removal_findings(self, early: list[int], move: Move, final: float, t: float,
+                                number: int) -> list[int]:
+        """FPD 3.8; CODEX 004 art. 42.J: captured pieces taken off before the capturing piece's landing was
+        read. Certain when the removal came ``removal_margin_s`` or more before it; closer, the landing's
+        switch may have closed late (a slow magnet) after the piece was released: an observation."""
+        seg = self._seg
+        name = self.variant.square_name
+        mover = self.board.turn
+        margin = self.settings.removal_margin_s
+        sure = [s for s in early if final - seg.lifted_at[s] >= margin]
+        close = [s for s in early if s not in sure]
+        text = f"removed before the capturing piece reached {name(move.destination)}: "
+        if close:
+            gap = min(final - seg.lifted_at[s] for s in close)
+            self._observe("capture-removed-early", t, close, text + ", ".join(name(s) for s in close), mover, number,
+                          f"taken off {gap * 1000:.0f} ms before the landing was read (under {margin * 1000:g} ms): "
+                          "the landing's switch may have closed late, after the piece was released")
+        if not sure:
+            return []
+        return [self._irregular("capture-removed-early", t, sure, text + ", ".join(name(s) for s in sure), mover,
+                                number)]
+
     def _held_off_observation(self, t: float) -> None:
         """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it
         while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004

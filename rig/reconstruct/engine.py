@@ -967,10 +967,7 @@ class Reconstructor(FaultHandling, Certainty):
             early = sorted(s for s in move.captured
                            if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
             if early:
-                found.append(self._irregular("capture-removed-early", t, early,
-                                             "removed before the capturing piece reached "
-                                             f"{name(move.destination)}: " + ", ".join(name(s) for s in early),
-                                             mover, number))
+                found.extend(self._early_removal_findings(early, move, final, t, number))
         if seg.pieces is not None:
             piece = board.piece_at(move.origin)
             seen = seg.pieces.get(move.origin)

@@ -37,6 +37,9 @@ class Settings:
     go and taken up again stays down half a second or more.
     ``magnet_s``: a reed switch under a slow magnet closes up to 0.25 s after the piece lands, possibly after
     the clock press; a press that finds the lifted piece's destination still open waits this long for it.
+    ``removal_margin_s``: a captured piece taken off less than this before the capturing piece's landing is
+    read proves no early removal (FPD 3.8): the landing's switch may have closed late (a slow magnet) while the
+    hand that had released the piece was already at the captured one; an observation.
     """
 
     bounce_s: float = 0.05
@@ -46,9 +49,10 @@ class Settings:
     lost_squares: int = 5
     release_s: float = 0.4
     magnet_s: float = 0.3
+    removal_margin_s: float = 0.02
 
     def __post_init__(self) -> None:
-        for name in ("bounce_s", "touch_s", "stable_s", "release_s", "magnet_s"):
+        for name in ("bounce_s", "touch_s", "stable_s", "release_s", "magnet_s", "removal_margin_s"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or v < 0:
                 raise ValueError(f"Settings.{name} must be a non-negative number of seconds, got {v!r}")
