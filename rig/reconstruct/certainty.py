@@ -10,6 +10,7 @@ Mixed into :class:`rig.reconstruct.Reconstructor`.
 from __future__ import annotations
 
 from rig.move import Move
+from rig.reconstruct.matcher import Explanation
 
 __all__ = ["Certainty"]
 
@@ -100,6 +101,16 @@ class Certainty:
         if plan is None or not plan.legal or c.square not in plan.standing:
             return None
         return (len(seg.changes), c.t, plan, occ_before, c.square)
+
+    def _split_lands(self, split, square: int) -> bool:
+        """A placement on an empty square while the opponent's first lifted piece is off: his move under way.
+        When that piece is a captured one still standing (:meth:`_standing_split`), only if it can go there
+        (any other square closing is a magnet passing by, or the mover's hand)."""
+        plan = split[2]
+        if not isinstance(plan, Explanation) or split[4] not in plan.standing:
+            return True
+        after = self._physical_after(plan, split[3])
+        return any(m.origin == split[4] and m.destination == square for m in self._index(after).moves)
 
     def _recheck_correction(self, c) -> None:
         """The change after a standing captured piece was lifted by its owner: put down on a square it can

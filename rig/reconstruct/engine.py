@@ -542,7 +542,7 @@ class Reconstructor(FaultHandling, Certainty):
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
                 elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
                     self._split = split
-                elif not self._clock_mode:
+                elif not self._clock_mode and not self._batch_more:
                     self._split = self._standing_split(seg, c, occ_before)
             elif self._split[4] not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
@@ -579,7 +579,7 @@ class Reconstructor(FaultHandling, Certainty):
         self._record_change(seg, c)
         split = self._split
         if split is not None and not c.up:
-            if c.square not in split[3]:
+            if c.square not in split[3] and self._split_lands(split, c.square):
                 self._resolve_split()
                 return
             if self._held is not None and c.square == split[4]:
