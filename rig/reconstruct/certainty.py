@@ -130,3 +130,14 @@ class Certainty:
         for k, status in statuses:
             self._set_status(k, status, c.t, f"{self.variant.square_name(square)} was not taken off: "
                                              f"{'white' if board.turn else 'black'} moved it")
+
+    def _split_captures(self, square: int) -> bool:
+        """The opponent lifted a piece (his move may have begun) and now a piece of the mover leaves: the mover
+        still at work, unless a capture by the opponent's lifted piece takes it: his capture is under way, its
+        landing not read yet (a slow magnet, a masked square) or its pieces taken off two at once."""
+        split = self._split
+        plan = split[2]
+        if not isinstance(plan, Explanation):
+            return False
+        after = self._physical_after(plan, split[3])
+        return any(m.origin == split[4] and square in m.captured for m in self._index(after).moves)

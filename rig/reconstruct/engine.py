@@ -561,7 +561,7 @@ class Reconstructor(FaultHandling, Certainty):
                 self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                if self._mask.assumed and self._split_lands_masked(c.square):
+                if self._split_captures(c.square):
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 else:
@@ -573,7 +573,7 @@ class Reconstructor(FaultHandling, Certainty):
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
-        elif self._mask.assumed and c.up and self._split is not None and self._split_lands_masked(c.square):
+        elif c.up and self._split is not None and self._split_captures(c.square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg
         self._record_change(seg, c)

@@ -389,20 +389,6 @@ class FaultHandling:
         else:
             self._note(ev.t, f"switch {kind}: {message}")
 
-    def _split_lands_masked(self, square: int) -> bool:
-        """The opponent lifted a piece (his move may have begun) and now one of the mover's pieces leaves:
-        the mover still at work, unless a capture of the opponent's lifted piece ending on a masked square
-        (its landing unseen) takes that piece: then the opponent's move is under way."""
-        split = self._split
-        plan = split[2]
-        if not isinstance(plan, Explanation):
-            return False
-        after = self._physical_after(plan, split[3])
-        for m in self._index(after).moves:
-            if m.origin == split[4] and m.destination in self._mask and square in m.captured:
-                return True
-        return False
-
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
