@@ -508,7 +508,11 @@ class Reconstructor(FaultHandling, Certainty):
     # -- square changes ----------------------------------------------------------------------
 
     def _change(self, c: SquareChange) -> None:
-        self._occ = self._occ - {c.square} if c.up else self._occ | {c.square}
+        if c.up:
+            self._occ = self._occ - {c.square}
+        else:
+            self._occ = self._occ | {c.square}
+            self._closed_once.add(c.square)   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
             self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
         if self._phase == SETUP:

@@ -161,6 +161,7 @@ class FaultHandling:
         self._ambiguous_seg = None                # the segment whose masked reading was already observed
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
+        self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
 
     # -- masking ---------------------------------------------------------------------------------
@@ -313,18 +314,21 @@ class FaultHandling:
         if self._phase != "play" or self._ending:
             return None
         seg = self._seg
-        if self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
-            return None                   # a slow magnet may still close it
         changed = {c.square for c in seg.changes}
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
         board = self.board
         index = self._index()
         found = one_square_off(index, seg.occ0, occ, quiet)
+        if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
+            found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
             return None
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
-        # a square the scanner may hold (missing diode) first, then the lowest: the others are observed
-        squares = sorted({sq for _, sq, _ in found}, key=lambda sq: (sq not in ghosts, sq))
+        # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
+        # lowest; when two stay possible an observation says so
+        closed = self._closed_once
+        rank = {sq: (sq not in ghosts, sq in closed) for _, sq, _ in found}
+        squares = sorted(rank, key=lambda sq: (rank[sq], sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
                        index)
@@ -350,10 +354,11 @@ class FaultHandling:
                       f"{name(square)} explains it, and its switch did not open")
         self._fault(square, kind, t, detail, square in seg.occ0)
         if len(squares) > 1:
-            self._observe("illegal-move", t, tuple(squares), f"{name(expl.move.origin)} read as "
-                          f"{board.move_text(expl.move, index.moves)}", board.turn, self._number,
-                          "the piece left and none of " + ", ".join(name(s) for s in squares)
-                          + " closed: which one it went to is not known from the sensors")
+            self._observe("illegal-move", t, tuple(squares), f"read as {board.move_text(expl.move, index.moves)}",
+                          board.turn, self._number,
+                          "a faulty switch on any of " + ", ".join(name(s) for s in squares) + " explains the "
+                          f"board: {name(square)} is assumed (a switch never seen closing first); the sensors "
+                          "cannot tell which")
         return expl
 
     def _explain_masked(self, board: Board, occ: frozenset[int], first: Explanation | None) -> Explanation | None:
