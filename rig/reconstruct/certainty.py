@@ -141,3 +141,9 @@ class Certainty:
             return False
         after = self._physical_after(plan, split[3])
         return any(m.origin == split[4] and square in m.captured for m in self._index(after).moves)
+
+    def _split_is_removal(self, square: int) -> bool:
+        """The split is a standing captured piece lifted (:meth:`_standing_split`) and ``square``, just lifted
+        too, is another piece the same capture took: the mover is clearing the captured pieces."""
+        plan = self._split[2]
+        return isinstance(plan, Explanation) and self._split[4] in plan.standing and square in plan.move.captured

@@ -553,13 +553,18 @@ class Reconstructor(FaultHandling, Certainty):
                 self._commit_held(f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
                 seg = self._seg
             elif self._split[4] not in occ_before:
+                self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
+                if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
+                    plan, occ_before = split[2], split[3]
                 if plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
                     self._commit_plan(plan, c.t, f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
                                                  " his move starts", occ_before)
                     seg = self._seg
+                elif self._removal_plan is not None and self._split_is_removal(c.square):
+                    self._split = None    # another captured piece taken off: the first was the mover's removal too
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
                 self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
