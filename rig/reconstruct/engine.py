@@ -370,7 +370,8 @@ class Reconstructor(FaultHandling, Certainty):
         if p is not None and p <= deadline:
             return
         seg.last_change = None      # decided: nothing more until the board changes again
-        if self._unplayable(self._occ):
+        # (without a clock, a piece the opponent lifted after the mover's move accounts for its colour gone)
+        if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
             # side to move: both colours gone, yet one move explains it
             if not self._other_side_move(deadline, self._occ):
