@@ -107,7 +107,7 @@ class Certainty:
         When that piece is a captured one still standing (:meth:`_standing_split`), only if it can go there
         (any other square closing is a magnet passing by, or the mover's hand)."""
         plan = split[2]
-        if not isinstance(plan, Explanation) or split[4] not in plan.standing:
+        if not isinstance(plan, Explanation) or split[4] not in plan.standing or not self._plan_fits_board(plan):
             return True
         after = self._physical_after(plan, split[3])
         return any(m.origin == split[4] and m.destination == square for m in self._index(after).moves)
@@ -137,10 +137,16 @@ class Certainty:
         landing not read yet (a slow magnet, a masked square) or its pieces taken off two at once."""
         split = self._split
         plan = split[2]
-        if not isinstance(plan, Explanation):
+        if not isinstance(plan, Explanation) or not self._plan_fits_board(plan):
             return False
         after = self._physical_after(plan, split[3])
         return any(m.origin == split[4] and square in m.captured for m in self._index(after).moves)
+
+    def _plan_fits_board(self, plan: Explanation) -> bool:
+        """The explanation was made on the engine's board as it is (every piece it names stands there)."""
+        board = self.board
+        return board.piece_at(plan.move.origin) is not None and all(
+            board.piece_at(s) is not None for s in (*plan.move.captured, *plan.standing, *plan.missing))
 
     def _split_is_removal(self, square: int) -> bool:
         """The split is a standing captured piece lifted (:meth:`_standing_split`) and ``square``, just lifted

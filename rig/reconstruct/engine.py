@@ -1086,6 +1086,7 @@ class Reconstructor(FaultHandling, Certainty):
         self._await_time = None
         self._rebuild_tracker()
         self._seg = _Segment(t, undo.occ_before, pieces=self._pieces)
+        self._split = None                # its changes were of the segment just undone
         if self._mask.assumed:
             self._mask_sync()
         return entry
