@@ -26,7 +26,8 @@ that reproduces it (``--case JSON``; all of them with ``--out``). Exit code 0 (f
 ``--strict`` when any session mismatched.
 
 Usage:
-    python bench/soak_transcribe.py [--seconds S] [--seed S] [--preset P | --behaviour NAME] [--out FILE.jsonl]
+    python bench/soak_transcribe.py [--seconds S | --sessions N] [--seed S] [--preset P | --behaviour NAME]
+                                    [--out FILE.jsonl] [--show N] [--strict]
     python bench/soak_transcribe.py --case '{"variant": ..., ...}' [--verbose]
 """
 
@@ -208,11 +209,14 @@ class Row:
         self.counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "clock", "injections",
                                                                    "type", "refused", "preset")}
         self.mismatches: list[tuple[dict, list[str]]] = []
+        self.by_clock: dict[bool, list[int]] = {True: [0, 0], False: [0, 0]}     #: clock -> [sessions, exact]
 
     def add(self, case: dict, problems: list[str], found: dict, refused) -> None:
         self.sessions += 1
         self.exact += not problems
         self.crashes += any(p.startswith("crash") for p in problems)
+        self.by_clock[bool(case["clock"])][0] += 1
+        self.by_clock[bool(case["clock"])][1] += not problems
         got = Counter((d["type"], d["number"], d["side"]) for d in found.get("got", []))
         want = Counter((d["type"], d["number"], d["side"]) for d in found.get("want", []))
         self.expected += sum(want.values())
@@ -239,12 +243,14 @@ class Row:
         n = max(1, self.sessions)
         precision = self.right / self.raised if self.raised else 1.0
         recall = self.right / self.expected if self.expected else 1.0
-        return (self.name, str(self.sessions), f"{100 * self.exact / n:.1f}", f"{precision:.3f}", f"{recall:.3f}",
-                f"{(self.raised - self.right) / n:.2f}", f"{self.observations / n:.2f}", str(self.crashes))
+        split = [f"{100 * e / r:.1f}" if r else "-" for r, e in (self.by_clock[True], self.by_clock[False])]
+        return (self.name, str(self.sessions), f"{100 * self.exact / n:.1f}", *split, f"{precision:.3f}",
+                f"{recall:.3f}", f"{(self.raised - self.right) / n:.2f}", f"{self.observations / n:.2f}",
+                str(self.crashes))
 
 
-HEAD = ("model", "games", "% exact", "irr. precision", "irr. recall", "false alarms/game", "observations/game",
-        "crashes")
+HEAD = ("model", "games", "% exact", "clock", "no clock", "irr. precision", "irr. recall", "false alarms/game",
+        "observations/game", "crashes")
 
 
 def table(rows: list[Row]) -> str:
@@ -256,11 +262,12 @@ def table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
-def soak(row: Row, preset: str, seconds: float, rng: random.Random, base: int, out: str | None) -> None:
-    """Run sessions of ``preset`` for ``seconds`` into ``row``."""
+def soak(row: Row, preset: str, seconds: float, rng: random.Random, base: int, out: str | None,
+         sessions: int | None = None) -> None:
+    """Run sessions of ``preset`` for ``seconds`` (or, given, exactly ``sessions`` of them) into ``row``."""
     deadline = time.monotonic() + seconds
     i = 0
-    while time.monotonic() < deadline:
+    while row.sessions < sessions if sessions is not None else time.monotonic() < deadline:
         i += 1
         case = draw_case(rng, base + i, preset)
         count = rng.choice((0, 1, 1, 2))
@@ -280,14 +287,16 @@ def soak(row: Row, preset: str, seconds: float, rng: random.Random, base: int, o
                 fh.write(json.dumps({"row": row.name, "case": case, "problems": problems}) + "\n")
 
 
-def run(seconds: float, seed: int, out: str | None, presets: list[str], show: int, strict: bool) -> int:
-    rng = random.Random(f"soak:{seed}")
+def run(seconds: float, seed: int, out: str | None, presets: list[str], show: int, strict: bool,
+        sessions: int | None = None) -> int:
     rows = []
     started = time.monotonic()
     for k, preset in enumerate(presets):
         row = Row(preset.split(":", 1)[-1])
         left = seconds - (time.monotonic() - started)
-        soak(row, preset, max(0.0, left / (len(presets) - k)), rng, seed * 1_000_000 + k * 100_000, out)
+        # each row its own seeded cases: a row run alone (--behaviour, --preset) draws the table's cases
+        rng = random.Random(f"soak:{seed}:{preset}")
+        soak(row, preset, max(0.0, left / (len(presets) - k)), rng, seed * 1_000_000, out, sessions)
         rows.append(row)
         print(f"{row.name}: {row.sessions} sessions, {row.exact} exact", file=sys.stderr, flush=True)
     for row in rows:
@@ -301,7 +310,8 @@ def run(seconds: float, seed: int, out: str | None, presets: list[str], show: in
         for case, problems in row.mismatches[:show]:
             print(f"  mismatch: {'; '.join(problems)}\n    reproduce: python bench/soak_transcribe.py --case "
                   f"'{json.dumps(case)}'")
-    print(f"\nsoak_transcribe: seed {seed}, {seconds:.0f} s\n")
+    size = f"{sessions} sessions per row" if sessions is not None else f"{seconds:.0f} s"
+    print(f"\nsoak_transcribe: seed {seed}, {size}\n")
     print(table(rows))
     return 1 if strict and any(r.mismatches for r in rows) else 0
 
@@ -331,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="one row: the normal model with this real-board behaviour alone")
     p.add_argument("--show", type=int, default=3, help="mismatches printed per row (default 3; all with --out)")
     p.add_argument("--strict", action="store_true", help="exit 1 when any session mismatched")
+    p.add_argument("--sessions", type=int, metavar="N",
+                   help="exactly N sessions per row instead of --seconds (the same figures on any machine)")
     args = p.parse_args(argv)
     if args.case:
         return replay_case(args.case, args.verbose)
@@ -342,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         presets = ["behaviour:" + args.behaviour]
     else:
         presets = ["behaviour:" + name for name in BEHAVIOURS] + ["hard"]
-    return run(args.seconds, args.seed, args.out, presets, args.show, args.strict)
+    return run(args.seconds, args.seed, args.out, presets, args.show, args.strict, args.sessions)
 
 
 if __name__ == "__main__":

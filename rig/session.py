@@ -216,7 +216,7 @@ def _check_fen(fen: str, variant: str, line: int) -> None:
     try:
         Board(variant, fen)
     except (RigError, ValueError) as exc:
-        raise SessionFormatError(f"'fen' is not a {variant} position: {exc}", line) from None
+        raise SessionFormatError(f"'fen' is not a position of the {variant} board: {exc}", line) from None
 
 
 def parse_event(obj: dict, line: int, squares: int) -> Event:

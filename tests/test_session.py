@@ -66,9 +66,9 @@ def test_unknown_optional_fields_are_kept_for_clock_and_ignored_elsewhere():
     ('"variant": "portuguese", "ruleset": "fmjd"', "rule set 'fmjd' is for international, not portuguese"),
     ('"variant": "brazilian", "ruleset": "fpd-2026"', "rule set 'fpd-2026' is for portuguese, not brazilian"),
     ('"variant": "international", "ruleset": "codex-64"', "rule set 'codex-64' is for brazilian, not international"),
-    ('"variant": "portuguese", "fen": "W:Wxx:B1"', "'fen' is not a portuguese position"),
-    ('"variant": "international", "fen": "W:W51:B1"', "'fen' is not a international position"),
-    ('"variant": "brazilian", "fen": "Q:W1:B2"', "'fen' is not a brazilian position"),
+    ('"variant": "portuguese", "fen": "W:Wxx:B1"', "'fen' is not a position of the portuguese board"),
+    ('"variant": "international", "fen": "W:W51:B1"', "'fen' is not a position of the international board"),
+    ('"variant": "brazilian", "fen": "Q:W1:B2"', "'fen' is not a position of the brazilian board"),
     ('"variant": "portuguese", "clock": "yes"', "'clock' must be true or false"),
 ])
 def test_header_of_another_variant_or_unreadable_fen_names_line_1(fields, words):

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from rig.session import Frame
+from rig.session import ClockEvent, Frame
 from rig.simulate import HumanModel, ModelError, random_game, simulate_game
 from rig.simulate.hands import step_squares
 from rig.simulate.model import BEHAVIOURS, HARD_RATES
@@ -103,6 +103,13 @@ def check_slow_magnet(s, frames) -> None:
     assert any(between_frames(frames, q.t, q.until) for q in s.behaviours)   # other changes come meanwhile
 
 
+def check_slow_magnet_press(s, clock: bool) -> None:
+    """With a clock, a quick press can come before the weak magnet closes its switch."""
+    presses = [e.t for e in s.events if isinstance(e, ClockEvent) and e.event == "press"]
+    early = [q for q in s.behaviours if any(q.t < p < q.until for p in presses)]
+    assert bool(early) is clock
+
+
 def check_change_of_mind(s, frames) -> None:
     for q in s.behaviours:
         (sq,) = q.squares
@@ -152,7 +159,7 @@ def check_fast_reply(s, frames, clock: bool) -> None:
 CHECKS = {
     "flown-capture": lambda s, fr, v, c: check_flown(s, fr),
     "neighbour-phantom": lambda s, fr, v, c: check_phantom(s, fr, v),
-    "slow-magnet": lambda s, fr, v, c: check_slow_magnet(s, fr),
+    "slow-magnet": lambda s, fr, v, c: (check_slow_magnet(s, fr), check_slow_magnet_press(s, c)),
     "change-of-mind": lambda s, fr, v, c: check_change_of_mind(s, fr),
     "two-at-once": lambda s, fr, v, c: check_two_at_once(s, fr),
     "jostle": lambda s, fr, v, c: check_jostle(s, fr),
@@ -232,3 +239,19 @@ def test_behaviours_are_seeded():
     a = simulate_game("brazilian", moves, seed=9, clock=False, model=HumanModel.hard())
     b = simulate_game("brazilian", moves, seed=9, clock=False, model=HumanModel.hard())
     assert a.to_jsonl() == b.to_jsonl() and a.behaviours == b.behaviours
+
+
+def test_cli_noise_hard_and_behaviour_option(tmp_path, capsys):
+    import json
+
+    from rig.cli import main
+
+    out, answers = tmp_path / "s.jsonl", tmp_path / "a.json"
+    assert main(["simulate", "--random", "60", "--variant", "international", "--no-clock", "--seed", "4",
+                 "--noise", "hard", "--out", str(out), "--answers", str(answers)]) == 0
+    done = json.loads(answers.read_text())["behaviours"]
+    assert "fast-reply" in {q["kind"] for q in done}
+    assert "real-board behaviours:" in capsys.readouterr().err
+    assert main(["simulate", "--random", "30", "--variant", "portuguese", "--behaviour", "jostle",
+                 "--out", str(out), "--answers", str(answers)]) == 0
+    assert {q["kind"] for q in json.loads(answers.read_text())["behaviours"]} == {"jostle"}

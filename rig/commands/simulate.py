@@ -1,7 +1,8 @@
 """``rig simulate``: turn a game (PDN, or random legal play) into a realistic board session.
 
     rig simulate GAME.pdn [--game N] [--seed S] [--no-clock] [--inject TYPE@PLY[:corrected]]...
-                 [--noise calm|normal|noisy] [--matrix [--fault KIND:SQ]...] [--answers FILE.json]
+                 [--noise calm|normal|noisy|hard] [--behaviour NAME]... [--matrix [--fault KIND:SQ]...]
+                 [--answers FILE.json]
                  --out SESSION.jsonl
     rig simulate --random PLIES --variant V [--seed S] ... --out SESSION.jsonl
 
@@ -16,15 +17,17 @@ import argparse
 import json
 import sys
 import zlib
+from collections import Counter
 
 from rig.errors import RigError
 from rig.simulate import INJECTION_TYPES, HumanModel, Injection, simulate_game
 from rig.simulate.games import GameSource, load_pdn_game, load_random_game
+from rig.simulate.model import BEHAVIOURS
 from rig.variants import VARIANTS
 
 __all__ = ["register", "run", "MODELS"]
 
-MODELS = {"calm": HumanModel.calm, "normal": HumanModel, "noisy": HumanModel.noisy}
+MODELS = {"calm": HumanModel.calm, "normal": HumanModel, "noisy": HumanModel.noisy, "hard": HumanModel.hard}
 
 
 def register(subparsers) -> None:
@@ -41,6 +44,9 @@ def register(subparsers) -> None:
     p.add_argument("--inject", action="append", default=[], metavar="TYPE@PLY[:corrected]",
                    help="commit an irregularity at turn PLY (0-based); types: " + ", ".join(INJECTION_TYPES))
     p.add_argument("--noise", choices=sorted(MODELS), default="normal", help="human model preset (default normal)")
+    p.add_argument("--behaviour", action="append", default=[], choices=sorted(BEHAVIOURS), metavar="NAME",
+                   help="add a real-board behaviour to the preset (repeatable; --noise hard has them all): "
+                        + ", ".join(BEHAVIOURS))
     p.add_argument("--matrix", action="store_true",
                    help="read the board through a simulated reed-switch matrix and the project's scanner")
     p.add_argument("--fault", action="append", default=[], metavar="KIND:SQ",
@@ -71,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         seed: int | str = int(args.seed) if args.seed.lstrip("-").isdigit() else args.seed
         # through a matrix, the simulated switches bounce, not the hands
         model = MODELS[args.noise](bounce_p=0.0) if args.matrix else MODELS[args.noise]()
+        if args.behaviour:
+            model = HumanModel.with_behaviours(*args.behaviour, base=model)
         session = simulate_game(source.variant, source.moves, fen=source.fen, seed=seed,
                                 clock=not args.no_clock, inject=injections, model=model, tags=source.tags)
         if args.matrix:
@@ -87,11 +95,16 @@ def run(args: argparse.Namespace) -> int:
         with open(args.answers, "w", encoding="utf-8") as fh:
             json.dump({"source": source.origin, "moves": [vars(m) for m in session.expected_record],
                        "irregularities": session.expected_irregularities, "notes": session.notes,
-                       "final_fen": session.final_fen}, fh, indent=1, ensure_ascii=False)
+                       "final_fen": session.final_fen,
+                       "behaviours": [vars(q) for q in session.behaviours]}, fh, indent=1, ensure_ascii=False)
             fh.write("\n")
     print(f"rig simulate: {source.origin}: {len(session.expected_moves)} moves, "
           f"{len(session.expected_irregularities)} irregularities, {len(session.events)} events, "
           f"{session.duration:.0f} s", file=sys.stderr)
+    if session.behaviours:
+        done = Counter(q.kind for q in session.behaviours)
+        print("rig simulate: real-board behaviours: " + ", ".join(f"{k} {n}" for k, n in done.items()),
+              file=sys.stderr)
     for note in session.notes:
         print(f"rig simulate: {note}", file=sys.stderr)
     return 0

@@ -19,7 +19,7 @@ byte for byte as before. Every behaviour done is logged as a :class:`Quirk`
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rig.board import Board
@@ -62,7 +62,6 @@ class TurnQuirks:
     flickers: int = 0
     magnet_until: float = 0.0
     two_at_once: bool = False
-    done: list[Quirk] = field(default_factory=list)
 
     def pair_index(self, count: int) -> int | None:
         """Which two consecutive removals of ``count`` go in the same frame (None: one by one)."""
@@ -71,14 +70,19 @@ class TurnQuirks:
         return self.sim.quirk_rng.randrange(count - 1)
 
     def log(self, kind: str, t: float, until: float, squares) -> None:
-        self.sim.quirks.append(Quirk(kind, self.sim.ply, round(t, 4), round(until, 4), tuple(squares)))
+        _log(self.sim, kind, t, until, squares)
+
+
+def _log(sim: "Simulation", kind: str, t: float, until: float, squares) -> None:
+    sim.quirks.append(Quirk(kind, sim.ply, round(t, 4), round(until, 4), tuple(squares)))
 
 
 def identified_by_removals(board: Board, move: Move) -> bool:
-    """No other landing path of a legal move takes the same pieces from the same origin to the same square:
-    flown (no landing touched down), the removals alone tell the path."""
-    key = (move.origin, move.destination, frozenset(move.captured))
-    return sum((m.origin, m.destination, frozenset(m.captured)) == key for m in board.legal_moves_all_paths()) == 1
+    """Flown (no landing touched down), the frames show only the origin, the last square and the removals:
+    every landing path with those squares must read as the same text (one path, or several taking the same
+    pieces written the short way: ``Board.move_text``)."""
+    texts = {board.move_text(m) for m in board.legal_moves_all_paths() if m.key == move.key}
+    return len(texts) == 1
 
 
 def _draw(sim: "Simulation", move: Move) -> TurnQuirks:
@@ -141,16 +145,17 @@ def clean_turn(sim: "Simulation", move: Move) -> None:
     if not sim.use_clock and sim.ply > 0 and not sim.settle_next and _chance(q, m.fast_reply_p):
         last = max(h.t, h.last_change())
         h.t = last + q.uniform(*m.fast_reply_s)
-        sim.quirks.append(Quirk("fast-reply", sim.ply, round(last, 4), round(h.t, 4), (move.origin,)))
+        _log(sim, "fast-reply", last, h.t, (move.origin,))
     else:
         sim.think()
     if _chance(q, m.long_hold_p):
-        # touched and then moved: regular (000 4.3); the board stands with the piece in the air meanwhile
+        # touched, then moved (FPD 000 art. 4.3; FMJD 002 art. 3.11): regular on the record; the board stands
+        # with the piece in the air meanwhile
         t0 = h.t
         h.pick_up(move.origin)
         h.wait(q.uniform(*m.long_hold_s))
         h.place(move.origin)
-        sim.quirks.append(Quirk("long-hold", sim.ply, round(t0, 4), round(h.t, 4), (move.origin,)))
+        _log(sim, "long-hold", t0, h.t, (move.origin,))
         h.wait(q.uniform(*m.settle_s))
     drawn: list[TurnQuirks] = []
 
@@ -169,4 +174,9 @@ def clean_turn(sim: "Simulation", move: Move) -> None:
             _phantom(sim, tq)
         if _chance(q, m.jostle_p):
             _jostle(sim, tq)
+        if tq.magnet_s > 0.04 and sim.clock is not None and not tq.move.captured and _chance(q, m.early_press_p):
+            # a quick press before the weak magnet has closed its switch
+            arrival = tq.magnet_until - tq.magnet_s
+            sim.press(max(0.0, arrival + q.uniform(0.02, tq.magnet_s - 0.01) - h.t))
+            return
     sim.press()

@@ -13,17 +13,17 @@ starts at ``1...``. A *turn* is one player's slot in the alternation; the
 
 from __future__ import annotations
 
-import io
 import random
-from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rig.board import Board
-from rig.errors import IllegalMoveError, RigError
+from rig.errors import IllegalMoveError
 from rig.move import Move
-from rig.session import ClockEvent, Event, Frame, Header, write_session
+from rig.session import ClockEvent, Event, Frame, Header
 from rig.simulate.hands import Hands, SimClock, between
 from rig.simulate.model import HumanModel
+from rig.simulate.sessiontypes import (ExpectedMove, Injection, InjectionError, SimulatedSession, Turn,
+                                       move_number, side_name)
 from rig.variants import Variant, get_variant
 
 if TYPE_CHECKING:
@@ -40,120 +40,6 @@ __all__ = [
     "side_name",
     "move_number",
 ]
-
-
-class InjectionError(RigError, ValueError):
-    """An irregularity that cannot be injected where asked (unknown type, wrong ply, not possible there)."""
-
-
-def side_name(white: bool) -> str:
-    return "white" if white else "black"
-
-
-def move_number(ply: int, white_first: bool = True) -> int:
-    """The PDN move number of a 0-based turn index (``1...`` when black moves first)."""
-    return (ply + (0 if white_first else 1)) // 2 + 1
-
-
-@dataclass(frozen=True)
-class Injection:
-    """An irregularity to commit at turn ``ply``; ``corrected``: the board is put right before the opponent
-    moves (where the physical model allows it)."""
-
-    type: str
-    ply: int
-    corrected: bool = False
-
-    @classmethod
-    def parse(cls, text: str) -> "Injection":
-        """``TYPE@PLY`` or ``TYPE@PLY:corrected`` (the ``--inject`` option)."""
-        body, _, status = text.partition(":")
-        kind, at, ply = body.partition("@")
-        if not at or not ply.strip().isdigit():
-            raise InjectionError(f"cannot read injection {text!r}: expected TYPE@PLY or TYPE@PLY:corrected")
-        if status not in ("", "corrected", "accepted"):
-            raise InjectionError(f"cannot read injection {text!r}: the status after ':' must be 'corrected'")
-        return cls(kind.strip(), int(ply), status == "corrected")
-
-    @classmethod
-    def of(cls, item: "Injection | str | tuple") -> "Injection":
-        if isinstance(item, Injection):
-            return item
-        if isinstance(item, str):
-            return cls.parse(item)
-        kind, ply, *rest = item
-        corrected = bool(rest and rest[0] in (True, "corrected"))
-        if kind.endswith(":corrected"):
-            kind, corrected = kind[: -len(":corrected")], True
-        return cls(kind, int(ply), corrected)
-
-    def __str__(self) -> str:
-        return f"{self.type}@{self.ply}" + (":corrected" if self.corrected else "")
-
-
-@dataclass(frozen=True)
-class ExpectedMove:
-    """A move the engine must report: PDN move number, the side that made it, its text."""
-
-    number: int
-    side: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One player's turn as simulated: when it began and ended, and the board after it."""
-
-    ply: int
-    number: int
-    side: str
-    start_t: float
-    end_t: float
-    texts: tuple[str, ...]
-    occupied: frozenset[int]
-    fen: str
-    injected: str | None = None
-
-
-@dataclass
-class SimulatedSession:
-    """A simulated session and the answers the reconstruction must give."""
-
-    header: Header
-    events: list[Event]
-    expected_moves: list[str]
-    expected_irregularities: list[dict]
-    expected_record: list[ExpectedMove] = field(default_factory=list)
-    #: every move made on the board, in order, as the report's ``moves`` lists them: ``expected_moves`` plus
-    #: the moves taken back (withdrawn), each before the move played instead
-    expected_report_moves: list[str] = field(default_factory=list)
-    turns: list[Turn] = field(default_factory=list)
-    final_fen: str = ""
-    notes: list[str] = field(default_factory=list)
-    diverged_at: int | None = None
-    #: the real-board behaviours done (``rig.simulate.behaviours.Quirk``), in order
-    behaviours: list = field(default_factory=list)
-
-    @property
-    def frames(self) -> list[Frame]:
-        return [e for e in self.events if isinstance(e, Frame)]
-
-    @property
-    def duration(self) -> float:
-        return self.events[-1].t if self.events else 0.0
-
-    def write(self, target: str | IO[str]) -> None:
-        """Write the session as JSON Lines to a path or an open text stream."""
-        if isinstance(target, str):
-            with open(target, "w", encoding="utf-8") as fh:
-                write_session(fh, self.header, self.events)
-        else:
-            write_session(target, self.header, self.events)
-
-    def to_jsonl(self) -> str:
-        buf = io.StringIO()
-        self.write(buf)
-        return buf.getvalue()
 
 
 def random_game(variant: Variant | str, plies: int, seed: int | str = 0, fen: str | None = None) -> list[Move]:
@@ -302,12 +188,13 @@ class Simulation:
         else:
             self.hands.wait(self.model.reply_without_clock(self.rng))
 
-    def press(self) -> None:
-        """The mover presses the clock after a short delay (only with a clock)."""
+    def press(self, delay: float | None = None) -> None:
+        """The mover presses the clock after a short delay (``press_delay_s`` unless given; only with a
+        clock)."""
         if self.clock is None:
             return
         h = self.hands
-        h.wait(self.model.press_delay_s)
+        h.wait(self.model.press_delay_s if delay is None else delay)
         t = round(h.t, 4)
         side = side_name(self.clock.running)
         white_ms, black_ms = self.clock.press(t)

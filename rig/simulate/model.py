@@ -80,6 +80,7 @@ class HumanModel:
     slow_magnet_p: float = 0.0        #: per move: the destination's switch closes late
     slow_magnet_s: Range = (0.05, 0.25)
     flicker_p: float = 0.3            #: a slow magnet flickers (brief closures) before it holds
+    early_press_p: float = 0.5        #: with a clock, a slow magnet's plain move is pressed before it closes
     change_mind_p: float = 0.0        #: per move: the piece set down, unreleased, on another square it reaches
     change_mind_s: Range = (0.1, 0.3)
     two_at_once_p: float = 0.0        #: per capture of 2+ pieces: two of them taken off in the same frame
@@ -125,7 +126,7 @@ class HumanModel:
             lo, hi = getattr(self, name)
             if not 0 < lo <= hi:
                 raise ModelError(f"{name} must be a range 0 < low <= high, got {(lo, hi)!r}")
-        for name in (*BEHAVIOURS.values(), "flicker_p"):
+        for name in (*BEHAVIOURS.values(), "flicker_p", "early_press_p"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ModelError(f"{name} must be a probability")
 
