@@ -1237,6 +1237,8 @@ class Reconstructor(FaultHandling, Certainty):
                 if not after and self._magnet_wait(ev):
                     return
                 plan = self._fault_plan(self._occ, None)
+            elif not after and self._landing_wait(ev):
+                return
             if plan is not None:
                 self._commit_plan(plan, at, f"{ev.side} pressed the clock")
             elif after:

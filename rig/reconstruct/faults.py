@@ -299,6 +299,23 @@ class FaultHandling:
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
         if not one_square_off(self._index(), seg.occ0, occ, quiet):
             return False                  # waiting also gives a switch under the origin time to show it stuck
+        self._wait(ev)
+        return True
+
+    def _landing_wait(self, ev) -> bool:
+        """A press that comes less than ``touch_s`` after the square it would end on closed: a magnet passing
+        close by (a neighbour phantom) or a flickering slow magnet may be what closed it, and the real landing
+        may still come. The press is looked at again ``magnet_s`` later, once; True when it waits."""
+        seg = self._seg
+        if id(ev) in self._waited or not seg.changes:
+            return False
+        last = seg.changes[-1]
+        if last.up or ev.t - last.t >= self.settings.touch_s:
+            return False
+        self._wait(ev)
+        return True
+
+    def _wait(self, ev) -> None:
         self._waited.add(id(ev))
         waiting = WaitingPress(ev.t + self.settings.magnet_s, ev)
         deferred = self._deferred
@@ -306,7 +323,6 @@ class FaultHandling:
         while i and deferred[i - 1].t > waiting.t:
             i -= 1
         deferred.insert(i, waiting)
-        return True
 
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
