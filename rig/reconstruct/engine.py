@@ -1211,6 +1211,8 @@ class Reconstructor(FaultHandling, Certainty):
             if after or not seg.changes or self._occ == seg.occ0:
                 self._note(t, f"{ev.side} pressed the clock after his move was read")
                 return
+            if seg.changes[-1].up and self._air_wait(ev, white):
+                return
             self._other_side_commit(t, white)
         elif split is not None and at < split[1]:
             # pressed before the opponent's first lift: the move stood as it was then

@@ -315,6 +315,15 @@ class FaultHandling:
         self._wait(ev)
         return True
 
+    def _air_wait(self, ev, white: bool) -> bool:
+        """A press of the side not to move (his move after a pass, or a second move) whose piece is still in
+        the air on the board's reading: a slow magnet may close its landing after the press. Looked at again
+        ``magnet_s`` later, once; True when it waits."""
+        if id(ev) in self._waited or self._shows_move_of(white):
+            return False
+        self._wait(ev)
+        return True
+
     def _wait(self, ev) -> None:
         self._waited.add(id(ev))
         waiting = WaitingPress(ev.t + self.settings.magnet_s, ev)
