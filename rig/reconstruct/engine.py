@@ -574,6 +574,14 @@ class Reconstructor(FaultHandling, Certainty):
                 if self._split_captures(c.square):
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
+                elif self._mask.assumed and self._split_to_masked():
+                    # the opponent's piece went to a masked square, unseen: his move is read as it stands,
+                    # and this lift begins the reply (tentative, like any first lift of the side not to move)
+                    self._resolve_split()
+                    seg = self._seg
+                    plan = self._plan(occ_before, c.square)
+                    if plan is not None:
+                        self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
                 else:
                     self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)

@@ -419,6 +419,18 @@ class FaultHandling:
         else:
             self._note(ev.t, f"switch {kind}: {message}")
 
+    def _split_to_masked(self) -> bool:
+        """The opponent's first lifted piece is still off and can go to a masked empty square: his move may be
+        over (its landing unseen); the mover's next lift is then the reply, not the mover still at work."""
+        split = self._split
+        plan = split[2]
+        if not isinstance(plan, Explanation) or split[4] in self._occ or not self._plan_fits_board(plan):
+            return False
+        after = self._physical_after(plan, split[3])
+        mask = self._mask
+        return any(m.origin == split[4] and m.destination in mask and not mask.assumed[m.destination]
+                   for m in self._index(after).moves)
+
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
