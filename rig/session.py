@@ -8,7 +8,8 @@ writes it; :func:`read_session` validates every line and raises
 Optional fields the rig adds (readers ignore what they do not know):
 ``frame.raw`` (matrix cell states, for re-calibration), ``clock.source``,
 ``clock`` events ``pause``/``resume``/``disconnected``/``reconnected`` and
-``arbiter`` decisions (``{"type": "arbiter", "t": ..., "action": ...}``).
+``arbiter`` decisions (``{"type": "arbiter", "t": ..., "action": ...}``) and the scanner's switch
+``health`` findings (``{"type": "health", "t": ..., "kind": ..., "square": ...}``, written by ``rig run``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ __all__ = [
     "Frame",
     "ClockEvent",
     "ArbiterEvent",
+    "HealthLine",
+    "HEALTH_KINDS",
     "Event",
     "CLOCK_EVENTS",
     "read_session",
@@ -43,6 +46,9 @@ CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "rec
 ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")
 #: arbiter actions added for the review page and the law on irregularities (docs/session-format.md "Arbiter lines")
 ARBITER_ACTIONS += ("dismiss", "draw-claim", "time")
+#: the kinds of a ``health`` line (the scanner's, sensors/health.py)
+HEALTH_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "chattering", "recovered",
+                "ghost-held")
 
 
 @dataclass(frozen=True)
@@ -129,7 +135,27 @@ class ArbiterEvent:
         return d
 
 
-Event = Union[Frame, ClockEvent, ArbiterEvent]
+@dataclass(frozen=True)
+class HealthLine:
+    """A switch health finding of the scanner written into the session by ``rig run`` (docs/session-format.md):
+    ``kind`` one of :data:`HEALTH_KINDS`, ``square``, ``masked`` (the scanner keeps the square out of the
+    frames), ``message``; other fields (``cell``, ``related``) are kept in ``extra``."""
+
+    t: float
+    kind: str
+    square: int
+    masked: bool = False
+    message: str = ""
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "health", "t": round(self.t, 4), "kind": self.kind, "square": self.square,
+                             "masked": self.masked, "message": self.message}
+        d.update(self.extra)
+        return d
+
+
+Event = Union[Frame, ClockEvent, ArbiterEvent, HealthLine]
 
 
 def _num(obj: dict, key: str, line: int) -> float:
@@ -261,9 +287,24 @@ def parse_event(obj: dict, line: int, squares: int) -> Event:
             raise SessionFormatError(f"arbiter 'upheld' must be true or false, got {upheld!r}", line)
         return ArbiterEvent(t=t, action=action, ref=ref, fen=obj.get("fen"), result=obj.get("result"),
                             note=obj.get("note"), side=side, delta_ms=delta, upheld=upheld)
+    if kind == "health":
+        t = _num(obj, "t", line)
+        hk = obj.get("kind")
+        if hk not in HEALTH_KINDS:
+            raise SessionFormatError(f"unknown health kind {hk!r}; expected one of {', '.join(HEALTH_KINDS)}", line)
+        sq = obj.get("square")
+        if isinstance(sq, bool) or not isinstance(sq, int) or not 1 <= sq <= squares:
+            raise SessionFormatError(f"health 'square' must be a square number 1..{squares}, got {sq!r}", line)
+        masked = obj.get("masked", False)
+        message = obj.get("message", "")
+        if not isinstance(masked, bool) or not isinstance(message, str):
+            raise SessionFormatError("health 'masked' must be true/false and 'message' a string", line)
+        known = {"type", "t", "kind", "square", "masked", "message"}
+        return HealthLine(t=t, kind=hk, square=sq, masked=masked, message=message,
+                          extra={k: v for k, v in obj.items() if k not in known})
     if kind == "header":
         raise SessionFormatError("a second header in the same session", line)
-    raise SessionFormatError(f"unknown line type {kind!r}; expected frame, clock or arbiter", line)
+    raise SessionFormatError(f"unknown line type {kind!r}; expected frame, clock, arbiter or health", line)
 
 
 def parse_line(text: str, line: int) -> dict:

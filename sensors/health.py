@@ -22,13 +22,15 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from rig.session import HEALTH_KINDS as SESSION_HEALTH_KINDS
+
 from sensors.cellmap import Cell, CellMap
 from sensors.circuit import indeterminate_cells
 
 __all__ = ["HealthEvent", "HEALTH_KINDS", "HealthMonitor"]
 
-HEALTH_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "chattering", "recovered",
-                "ghost-held")
+#: the kinds of health event: the session format's (a ``health`` line of the journal carries one)
+HEALTH_KINDS = SESSION_HEALTH_KINDS
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from rig.errors import SessionFormatError
 from rig.reconstruct import Reconstructor, Settings
-from rig.session import ArbiterEvent, ClockEvent, Frame, iter_session
+from rig.session import ArbiterEvent, ClockEvent, Frame, HealthLine, iter_session
 
 __all__ = ["register", "transcribe", "describe_event", "describe_output"]
 
@@ -64,6 +64,8 @@ def describe_event(ev: Any, variant, previous: frozenset[int] | None = None) -> 
     if isinstance(ev, ArbiterEvent):
         extra = ev.fen or ev.result or (f"#{ev.ref}" if ev.ref is not None else "")
         return f"arbiter {ev.action} {extra}".rstrip()
+    if isinstance(ev, HealthLine):
+        return f"health {ev.kind} square {variant.square_name(ev.square)}{' (masked)' if ev.masked else ''}"
     return str(ev)
 
 

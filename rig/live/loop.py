@@ -34,7 +34,7 @@ from rig.live.sinks import SinkSet
 from rig.live.sources import Inbox, Item, Source, clock_event_at
 from rig.reconstruct import (GameEnd, Irregularity, IrregularityUpdate, MoveEntry, MoveWithdrawn, PositionLost,
                              PositionRestored, Reconstructor)
-from rig.session import ClockEvent, Event, Frame
+from rig.session import HEALTH_KINDS, ClockEvent, Event, Frame, HealthLine
 
 __all__ = ["LiveLoop", "RunOutcome", "RECORD_OUTPUTS", "GRID"]
 
@@ -196,9 +196,16 @@ class LiveLoop:
         self.inbox.put(ev.t, "event", ev, source)
 
     def _health(self, ev) -> None:
+        """A switch health finding of the scanner: to the sidecar log, and into the session as a ``health``
+        line (docs/session-format.md) fed to the engine like any other, so that the engine masks the switch
+        live and ``rig transcribe`` of the journal gives the same result."""
         self.outcome.health += 1
         if self.health_journal is not None:
             self.health_journal.append(ev.to_json())
+        if getattr(ev, "kind", None) in HEALTH_KINDS:
+            extra = {k: v for k, v in ev.to_json().items()
+                     if k not in ("type", "t", "kind", "square", "masked", "message")}
+            self.append(HealthLine(ev.t, ev.kind, ev.square, bool(ev.masked), ev.message, extra))
         if self.sinks:
             self.sinks.call("on_health", self, ev)
         if self.view is not None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from rig.demo.view import AnsiScreen, GameView, PlainLog
+from rig.reconstruct import Observation, SensorFault
 
 __all__ = ["RunView", "RunAnsiScreen", "RunPlainLog", "run_screen"]
 
@@ -18,17 +19,46 @@ class RunView(GameView):
 
     health: list = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: switches the engine found faulty from the frames (masked: the arbiter checks the square)
+    faults: list = field(default_factory=list)
+    #: what the sensors could not settle, for the arbiter's review (never an alarm)
+    observations: list = field(default_factory=list)
+
+    def update(self, out) -> None:
+        super().update(out)
+        if isinstance(out, SensorFault):
+            self.faults.append(out)
+        elif isinstance(out, Observation):
+            self.observations.append(out)
 
     def warnings(self) -> list[str]:
-        """Current health warnings, latest per square (a recovered switch clears its square)."""
+        """Current health warnings, latest per square (a recovered switch clears its square), then the
+        switches the engine masked: which square the arbiter should check."""
         latest: dict[int, object] = {}
         for ev in self.health:
             latest[ev.square] = ev
-        return [f"{ev.kind}: {ev.message}" for ev in latest.values() if ev.kind != "recovered"]
+        out = [f"{ev.kind}: {ev.message}" for ev in latest.values() if ev.kind != "recovered"]
+        out += [self.fault_label(f) for f in self.faults]
+        return out
+
+    def fault_label(self, f) -> str:
+        name = self.board.variant.square_name(f.square)
+        return f"check square {name}: switch {f.kind} since {f.since:.1f} s, masked (read from the rules)"
 
 
 class RunPlainLog(PlainLog):
-    """Line by line, with health events and notes as lines of their own."""
+    """Line by line, with health events, the engine's sensor faults and observations, and notes as lines of
+    their own."""
+
+    def show(self, view: GameView, outputs: list, now: float) -> None:
+        super().show(view, outputs, now)
+        for out in outputs:
+            if isinstance(out, SensorFault) and isinstance(view, RunView):
+                self._flush(view)
+                self._print(f"!  {view.fault_label(out)}")
+            elif isinstance(out, Observation):
+                self._flush(view)
+                self._print(f"?  observation {out.type} ({out.number}, {out.side}): {out.detail} [{out.why}]")
 
     def health(self, view: RunView, ev) -> None:
         self._flush(view)

@@ -31,6 +31,8 @@ from typing import Any, Callable
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp, GameRecord, result_text
+from rig.reconstruct.certainty import Certainty
+from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
@@ -40,7 +42,7 @@ from rig.reconstruct.outputs import (ACCEPTED, CORRECTED, DISMISSED, OPEN, RULES
                                      Output, PositionLost, PositionRestored, SensorFault)
 from rig.reconstruct.settings import Settings
 from rig.rulesets import GameTracker
-from rig.session import ArbiterEvent, ClockEvent, Frame, Header
+from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
 from rig.variants import Variant, get_variant
 
 __all__ = ["Reconstructor"]
@@ -139,7 +141,7 @@ class _Undo:
     legal_after: Board | None = None   # the legal result, when the board shows something else
 
 
-class Reconstructor:
+class Reconstructor(FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.session import Header, Frame
@@ -195,10 +197,14 @@ class Reconstructor:
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
+        self._recheck: tuple | None = None   # a correction that the next change may show was a move
+        self._batch_more = False             # the change being read has more of its frame after it
+        self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
+        self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
 
-    def feed(self, event: Frame | ClockEvent | ArbiterEvent) -> list[Output]:
+    def feed(self, event: Frame | ClockEvent | ArbiterEvent | HealthLine) -> list[Output]:
         """Take one event (in time order) and return what it decided."""
         self._out = []
         t = event.t
@@ -207,12 +213,14 @@ class Reconstructor:
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
+            occupied = event.occupied if not self._mask.assumed else self._masked_frame(t, event.occupied)
             if deb.raw is None:
-                deb.frame(t, event.occupied)
+                deb.frame(t, occupied)
                 self._now = t
+                self._first_t = t
                 self._on_first_frame(t)
             else:
-                deb.take(t, event.occupied)     # _pump has confirmed the changes up to t
+                deb.take(t, occupied)     # _pump has confirmed the changes up to t
                 self._now = t
         else:
             if self._deferred or self._blocked(t):
@@ -232,6 +240,7 @@ class Reconstructor:
     def finish(self, t: float | None = None) -> list[Output]:
         """End of the input: settle what is pending and commit a move that the board explains."""
         self._out = []
+        self._ending = True               # no faulty switch is inferred from a piece still in hand at the end
         end = t if t is not None else self._now
         for c in self._deb.settle():
             self._flush_deferred_before(c.t)
@@ -324,12 +333,17 @@ class Reconstructor:
         """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
         deb = self._deb
         if deb.pending:
-            for c in deb.confirm(t):
+            changes = deb.confirm(t)
+            last = len(changes) - 1
+            for i, c in enumerate(changes):
                 if self._deferred:
                     self._flush_deferred_before(c.t)
                 self._check_stable(c.t)
+                # more changes of the same frame follow: no take-back is read from a state between them
+                self._batch_more = i < last and changes[i + 1].t == c.t
                 self._change(c)
-        while self._deferred and not self._blocked(self._deferred[0].t):
+            self._batch_more = False
+        while self._deferred and not self._blocked(self._deferred[0].t) and self._deferred[0].t <= t:
             ev = self._deferred.popleft()
             self._check_stable(ev.t)
             self._now = ev.t
@@ -360,7 +374,8 @@ class Reconstructor:
         if p is not None and p <= deadline:
             return
         seg.last_change = None      # decided: nothing more until the board changes again
-        if self._unplayable(self._occ):
+        # (without a clock, a piece the opponent lifted after the mover's move accounts for its colour gone)
+        if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
             # side to move: both colours gone, yet one move explains it
             if not self._other_side_move(deadline, self._occ):
@@ -372,10 +387,17 @@ class Reconstructor:
             if self._split[4] in self._occ:
                 self._resolve_split()     # the opponent's piece is back: he touched it, his turn began
                 return
-            self._split = None            # it stayed off: the mover removed it
-            plan = self._plan(self._occ)
-            if plan is not None:
-                self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+            plan = self._split[2]
+            if isinstance(plan, Explanation) and self._split[4] in plan.standing:
+                self._split = None        # a captured piece taken off and left off: the mover removed it
+                plan = self._plan(self._occ)
+                if plan is not None:
+                    self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+                return
+            # it stayed off: in its owner's hand (he thinks with it) or taken off by the mover; without a
+            # clock the sensors cannot tell: his turn began, and an observation says what may have happened
+            self._held_off_observation(deadline)
+            self._resolve_split()
             return
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
@@ -393,13 +415,13 @@ class Reconstructor:
             return True
         removed = seg.occ0 - occ
         board = self.board
-        colours = {board.piece_at(s)[0] for s in removed}
+        colours = {p[0] for p in map(board.piece_at, removed) if p is not None}
         if len(removed) < 2 or len(colours) < 2:
             return False
         expl = self._explain(occ)
         if expl is not None and expl.kind != "illegal-move":
             return False
-        own = [s for s in removed if board.piece_at(s)[0] == board.turn]
+        own = [s for s in removed if (board.piece_at(s) or (None,))[0] == board.turn]
         if len(own) == 1:
             theirs = removed - {own[0]}
             added = occ - seg.occ0
@@ -413,6 +435,11 @@ class Reconstructor:
     def _dispatch(self, ev: ClockEvent | ArbiterEvent) -> None:
         if isinstance(ev, ClockEvent):
             self._clock(ev)
+        elif isinstance(ev, WaitingPress):
+            self._clock(ev.event)
+            self._waited.discard(id(ev.event))
+        elif isinstance(ev, HealthLine):
+            self._health_line(ev)
         else:
             self._arbiter(ev)
 
@@ -449,6 +476,7 @@ class Reconstructor:
             if self._setup_flagged is not None:
                 self._set_status(self._setup_flagged, CORRECTED, t, "the board was set up right")
                 self._setup_flagged = None
+            self._setup_put_right(t)
             if self.trace:
                 self._note(t, "board set up: the game starts")
             return
@@ -457,6 +485,8 @@ class Reconstructor:
             self._flag_setup(occ, colours_ok, max(t, last))
 
     def _flag_setup(self, occ: frozenset[int], colours_ok: bool, t: float) -> None:
+        if colours_ok and self._setup_single(occ, t):
+            return                        # one square off: an observation until the first move tells
         target = self._start_occupancy()
         v = self.variant
         if not colours_ok:
@@ -483,11 +513,17 @@ class Reconstructor:
     # -- square changes ----------------------------------------------------------------------
 
     def _change(self, c: SquareChange) -> None:
-        self._occ = self._occ - {c.square} if c.up else self._occ | {c.square}
+        if c.up:
+            self._occ = self._occ - {c.square}
+        else:
+            self._occ = self._occ | {c.square}
+            self._closed_once.add(c.square)   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
             self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
         if self._phase == SETUP:
             self._seg.last_change = c.t
+            if self._setup_fault(c):
+                return
             self._check_setup(c.t)
             return
         if self._phase == OVER:
@@ -495,36 +531,63 @@ class Reconstructor:
         if self._phase == LOST:
             self._lost_check(c.t)
             return
+        if self._recheck is not None:
+            self._recheck_correction(c)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
         piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
         if piece is not None:
             occ_before = occ | {c.square}     # the square was occupied before this lift
+        if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
+            seg = self._seg                   # the opponent's move from a masked square began
+            piece = None
         if piece is not None and piece[0] != mover and seg.changes:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
+                self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
                     self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
+                    self._split = split
+                elif not self._clock_mode and not self._batch_more:
+                    self._split = self._standing_split(seg, c, occ_before)
             elif self._split[4] not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
                 seg = self._seg
             elif self._split[4] not in occ_before:
+                self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
+                if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
+                    plan, occ_before = split[2], split[3]
                 if plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
                     self._commit_plan(plan, c.t, f"{_SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
                                                  " his move starts", occ_before)
                     seg = self._seg
+                elif self._removal_plan is not None and self._split_is_removal(c.square):
+                    self._split = None    # another captured piece taken off: the first was the mover's removal too
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
                 self._commit_held(f"{_SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                self._split = None      # the mover is still at work
+                if self._split_captures(c.square):
+                    self._resolve_split()     # the lifted piece is one the opponent's capture took
+                    seg = self._seg
+                elif self._mask.assumed and self._split_to_masked():
+                    # the opponent's piece went to a masked square, unseen: his move is read as it stands,
+                    # and this lift begins the reply (tentative, like any first lift of the side not to move)
+                    self._resolve_split()
+                    seg = self._seg
+                    plan = self._plan(occ_before, c.square)
+                    if plan is not None:
+                        self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                else:
+                    self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
                                                              or self._own_lifts_off(seg, occ_before)):
                 # the mover begins while the board shows a move of his opponent: a second move
@@ -532,17 +595,20 @@ class Reconstructor:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
+        elif c.up and self._split is not None and self._split_captures(c.square):
+            self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
+            seg = self._seg
         self._record_change(seg, c)
         split = self._split
         if split is not None and not c.up:
-            if c.square not in split[3]:
+            if c.square not in split[3] and self._split_lands(split, c.square):
                 self._resolve_split()
                 return
             if self._held is not None and c.square == split[4]:
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg
-        if self._undo is not None and self._try_undo(c.t, occ):
+        if self._undo is not None and not self._batch_more and self._try_undo(c.t, occ):
             return
         if len(occ ^ seg.occ0) >= self._lost_limit():
             self._lose(c.t, occ)
@@ -603,16 +669,20 @@ class Reconstructor:
         seg = self._seg
         occ = self._occ if occ is None else occ
         board = self.board if board is None else board
-        return explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+        expl = explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
                        self._index(board))
+        if self._mask.assumed and (expl is None or not (expl.legal and expl.exact)):
+            expl = self._explain_masked(board, occ, expl)
+        return expl
 
-    def _two_moves(self, occ: frozenset[int] | None = None) -> tuple[Explanation, frozenset[int], float,
-                                                                     Explanation] | None:
+    def _two_moves(self, occ: frozenset[int] | None = None, reuse: bool = False
+                   ) -> tuple[Explanation, frozenset[int], float, Explanation] | None:
         """The segment read as two moves of the mover (CODEX 42.A): the first point where the board
-        showed a complete legal move, and a second move from there."""
+        showed a complete legal move, and a second move from there. ``reuse``: also when the second
+        move may have ended on the square the first left (fewer changed squares than two moves)."""
         seg = self._seg
         occ = self._occ if occ is None else occ
-        if len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
+        if not reuse and len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
             return None
         cur = seg.occ0
         for c in seg.changes:
@@ -655,15 +725,25 @@ class Reconstructor:
                      pass_accepted=passed)
         return True
 
-    def _plan(self, occ: frozenset[int], lifted: int | None = None):
+    def _plan(self, occ: frozenset[int], lifted: int | None = None, faults: bool = True):
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
-        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal."""
+        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
+        explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
+        explains the board."""
         expl = self._explain(occ)
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+                self._removal_plan = expl
                 return None
+            if expl.kind == "illegal-move":
+                # two legal moves, the second onto the square the first left (7-10 then 3-7), show the
+                # same squares as one illegal move (3-10): the order of the changes tells (CODEX 42.A)
+                two = self._two_moves(occ, reuse=True)
+                if two is not None and two[0].legal and two[3].legal and two[3].exact:
+                    return two
             return expl
-        return self._two_moves(occ)
+        two = self._two_moves(occ)
+        return two if two is not None or not faults else self._fault_plan(occ, lifted)
 
     def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
         if isinstance(plan, Explanation):
@@ -898,6 +978,8 @@ class Reconstructor:
             self._pressed(len(self.moves) - 1, held.event, held.times)
         self._seg = _Segment(t, occ, pieces=self._pieces)
         self._split = None
+        if self._mask.assumed:
+            self._mask_sync()
         self._counters(t)
         if legal_after is None:
             # with the board short of the legal result (a piece wrongly taken off) the game is not over
@@ -930,8 +1012,7 @@ class Reconstructor:
                      "lifted and put back: " + ", ".join(name(s) for s in touched_opp))
         stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
         if stray:
-            flag("piece-moved-after-release", stray, "set down on " + ", ".join(name(s) for s in stray)
-                 + f", then moved on to {name(move.destination)}")
+            found.extend(self._release_findings(stray, move, t, number))
         if move.captured:
             final = seg.placed_at.get(move.destination)
             if final is None and move.origin == move.destination:
@@ -939,8 +1020,7 @@ class Reconstructor:
             early = sorted(s for s in move.captured
                            if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
             if early:
-                flag("capture-removed-early", early, "removed before the capturing piece reached "
-                     f"{name(move.destination)}: " + ", ".join(name(s) for s in early))
+                found.extend(self._early_removal_findings(early, move, final, t, number))
             order = judge.removal_out_of_order(move, seg.lifted_at)
             if order is not None:
                 flag("capture-removed-out-of-order", order,
@@ -997,7 +1077,8 @@ class Reconstructor:
         if not ply.irregularities and undo.legal_after is None and occ != undo.occ_before:
             return False                  # nothing to correct, and not put back: the usual change
         open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
-        if occ == undo.occ_before and occ != self._seg.occ0:
+        if occ == undo.occ_before and occ != self._seg.occ0 and not (self._mask.assumed
+                                                                     and self._masked_move_shows(occ)):
             entry = self._withdraw(t, undo)
             if open_irr:
                 for i in open_irr:
@@ -1009,6 +1090,13 @@ class Reconstructor:
                 self._taken_back = (ply.move.key, idx)
             return True
         if undo.legal_after is not None and occ == undo.legal_after.occupied():
+            lifted = self._seg.occ0 - occ
+            if len(lifted) == 1 and not occ - self._seg.occ0:
+                # a standing captured piece lifted by its owner (now to move): taken off, or his move with it;
+                # kept to check against the next change (CODEX 004 art. 42.K)
+                i = self._entry_of(ply)
+                self._recheck = (next(iter(lifted)), self.board, self._seg, ply, i, self.moves[i], undo,
+                                 undo.legal_after, [(k, self.irregularities[k].status) for k in open_irr])
             for i in open_irr:
                 if self.irregularities[i].type in ("capture-not-removed", "wrong-piece-removed",
                                                    "own-piece-removed"):
@@ -1020,6 +1108,8 @@ class Reconstructor:
             self.board = _snap(undo.legal_after)
             self._rebuild_tracker()
             self._seg = _Segment(t, occ, pieces=self._pieces)
+            if self._mask.assumed:
+                self._mask_sync()
             undo.legal_after = None
             self._end_of_game_check(t)
             return True
@@ -1047,6 +1137,9 @@ class Reconstructor:
         self._await_time = None
         self._rebuild_tracker()
         self._seg = _Segment(t, undo.occ_before, pieces=self._pieces)
+        self._split = None                # its changes were of the segment just undone
+        if self._mask.assumed:
+            self._mask_sync()
         return entry
 
     def _rebuild_tracker(self) -> None:
@@ -1089,6 +1182,8 @@ class Reconstructor:
         self._phase = PLAY
         self.board = _snap(target)
         self._seg = _Segment(t, target.occupied(), pieces=self._pieces)
+        if self._mask.assumed:
+            self._mask_sync()
         self._undo = None
         if self._lost is not None:
             self._set_status(self._lost, CORRECTED, t, "the position was restored")
@@ -1167,6 +1262,8 @@ class Reconstructor:
             if after or not seg.changes or self._occ == seg.occ0:
                 self._note(t, f"{ev.side} pressed the clock after his move was read")
                 return
+            if seg.changes[-1].up and self._air_wait(ev, white):
+                return
             self._other_side_commit(t, white)
         elif split is not None and at < split[1]:
             # pressed before the opponent's first lift: the move stood as it was then
@@ -1188,7 +1285,13 @@ class Reconstructor:
                             white, self._number)
             return
         else:
-            plan = self._plan(self._occ)
+            plan = self._plan(self._occ, faults=False)
+            if plan is None:
+                if not after and self._magnet_wait(ev):
+                    return
+                plan = self._fault_plan(self._occ, None)
+            elif not after and self._landing_wait(ev):
+                return
             if plan is not None:
                 self._commit_plan(plan, at, f"{ev.side} pressed the clock")
             elif after:
@@ -1264,10 +1367,14 @@ class Reconstructor:
         """The held press stands as it was made: the mover's move is what the board showed at the press
         (the opponent's piece he had lifted was taken off by the mover); later changes are the opponent's."""
         held = self._held
-        assert held is not None and self._split is not None
+        assert held is not None
         plan = self._plan(held.occ)
         if plan is None:
-            self._resolve_split()
+            if self._split is not None:
+                self._resolve_split()
+            else:
+                self._held = None         # nothing left to stamp: the press stands as a note
+                self._note(held.event.t, f"{held.event.side}'s press matches no move on the board")
             return
         self._split = None
         self._cut(held.index, held.at, plan, held.occ, reason)
@@ -1312,6 +1419,8 @@ class Reconstructor:
         self.tracker.set_position(self._fen(after))
         self.board = after
         self._seg = _Segment(t, occ, pieces=self._pieces)
+        if self._mask.assumed:
+            self._mask_sync()
         self._counters(t)
 
     def _assign(self, occ: frozenset[int]) -> Board:

@@ -30,6 +30,16 @@ class Settings:
     clock (``"clock": true`` or a ``TimeControl`` tag) or the first clock event arrives.
     ``lost_squares``: this many squares changed with no explanation puts the board in
     position-lost (a knocked board, pieces swept off), FPD 7.4, CODEX art. 46-48.
+    ``release_s``: a piece set down on a square off its move's path and left there at least this long
+    before being moved on was released (``piece-moved-after-release``, FPD 4.6); shorter, a reed switch
+    cannot tell a release from a hand that kept hold of the piece (FMJD 002 art. 3.12: a piece is played
+    when released): an observation. A hand that changes its mind rests a held piece 0.1-0.3 s; a piece let
+    go and taken up again stays down half a second or more.
+    ``magnet_s``: a reed switch under a slow magnet closes up to 0.25 s after the piece lands, possibly after
+    the clock press; a press that finds the lifted piece's destination still open waits this long for it.
+    ``removal_margin_s``: a captured piece taken off less than this before the capturing piece's landing is
+    read proves no early removal (FPD 3.8): the landing's switch may have closed late (a slow magnet) while the
+    hand that had released the piece was already at the captured one; an observation.
     """
 
     bounce_s: float = 0.05
@@ -37,9 +47,12 @@ class Settings:
     stable_s: float = 2.0
     use_clock: bool | None = None
     lost_squares: int = 5
+    release_s: float = 0.4
+    magnet_s: float = 0.3
+    removal_margin_s: float = 0.02
 
     def __post_init__(self) -> None:
-        for name in ("bounce_s", "touch_s", "stable_s"):
+        for name in ("bounce_s", "touch_s", "stable_s", "release_s", "magnet_s", "removal_margin_s"):
             v = getattr(self, name)
             if not isinstance(v, (int, float)) or v < 0:
                 raise ValueError(f"Settings.{name} must be a non-negative number of seconds, got {v!r}")

@@ -1,0 +1,452 @@
+"""Failing switches: found from the frames, then masked before the debouncer (docs/reconstruction.md).
+
+A reed switch fails three ways: stuck closed (reads occupied for good), dead (never closes), or
+ghosting (a missing diode lets an empty square read occupied while three pieces stand on the other
+corners of its matrix rectangle; the scanner's health monitor holds such readings, sensors/health.py).
+The engine finds a stuck or dead switch from the frames themselves:
+
+- at the set-up: the board differs from the start position on exactly one square, and the game begins
+  (a starting piece is lifted) with that square as it was. A set-up error is put right before the first
+  move (FPD 000 art. 7.2; CODEX 004 art. 44); a square that contradicts the start and the first move is
+  the switch: ``dead`` under a starting piece, ``stuck-closed`` on an empty square;
+- during the game: the mover's move is over (his press, his opponent's start, the end of the input), no
+  move explains the board, but a legal move explains every square but one, and that square did not change
+  during the turn: its destination reads empty (``dead``, or a switch the scanner masked) or its origin
+  still reads occupied (``stuck-closed``). A captured piece still reading occupied is never taken for a
+  switch: that is ``capture-not-removed``, which players do.
+
+From then on the square is *masked*: :class:`SwitchMask` replaces its reading in every frame by the state
+the game gives it (the engine's board after each commit), and the matcher tries both states of a masked
+square, so a move onto or off it is read from the other squares and the rules. ``rig run`` also writes the
+scanner's health findings into the session (``{"type": "health", ...}``): a switch the scanner masked is
+masked here from that line on, a missing diode is reported as ``ghost``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from rig.board import Board
+from rig.move import Move
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+
+__all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
+
+#: the ``kind`` of a ``sensor_faults`` item
+SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
+
+
+@dataclass(slots=True)
+class SwitchMask:
+    """The masked squares and the state the game gives each (True: a piece stands there)."""
+
+    assumed: dict[int, bool] = field(default_factory=dict)
+    squares: frozenset[int] = frozenset()
+    on: frozenset[int] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.assumed)
+
+    def __contains__(self, square: int) -> bool:
+        return square in self.assumed
+
+    def filter(self, occupied: frozenset[int]) -> frozenset[int]:
+        """A frame's occupied squares with every masked square's reading replaced by its assumed state."""
+        return (occupied - self.squares) | self.on
+
+    def set(self, square: int, occupied: bool) -> None:
+        self.assumed[square] = occupied
+        self._refresh()
+
+    def remove(self, square: int) -> None:
+        self.assumed.pop(square, None)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.squares = frozenset(self.assumed)
+        self.on = frozenset(s for s, v in self.assumed.items() if v)
+
+
+@dataclass(frozen=True)
+class WaitingPress:
+    """A clock press that found the lifted piece's destination still open, waiting ``magnet_s`` for a slow
+    magnet (``t``: when it is looked at again; ``event``: the press, with its own time)."""
+
+    t: float
+    event: Any
+
+
+def setup_suspect(occ: frozenset[int], start: frozenset[int]) -> tuple[int, str] | None:
+    """The one square where the board differs from the start position, and the fault it would be:
+    ``dead`` (empty where a starting piece stands) or ``stuck-closed`` (occupied where none does)."""
+    diff = occ ^ start
+    if len(diff) != 1:
+        return None
+    (square,) = diff
+    return square, "dead" if square in start else "stuck-closed"
+
+
+def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[int],
+                   quiet: Iterable[int] | frozenset[int]) -> list[tuple[Move, int, str]]:
+    """The legal moves of ``index``'s position that explain ``occ`` on every square but one, that one in
+    ``quiet`` (no change during the turn): ``(move, square, kind)`` with kind ``dead`` when the move's
+    destination reads empty, ``stuck-closed`` when its origin still reads occupied. A captured square
+    still occupied does not count (``capture-not-removed``); neither does a move ending where it began."""
+    out: list[tuple[Move, int, str]] = []
+    seen: set[tuple] = set()
+    for m in index.moves:
+        origin, dest = m.origin, m.destination
+        if origin == dest:
+            continue
+        after = (occ0 - {origin}).difference(m.captured) | {dest}
+        diff = after ^ occ
+        if len(diff) != 1:
+            continue
+        (square,) = diff
+        if square not in quiet:
+            continue
+        if square == dest and square not in occ:
+            kind = "dead"
+        elif square == origin and square in occ:
+            kind = "stuck-closed"
+        else:
+            continue
+        key = (origin, dest, frozenset(m.captured), square)
+        if key not in seen:
+            seen.add(key)
+            out.append((m, square, kind))
+    return out
+
+
+def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], masked: frozenset[int],
+                   landings: frozenset[int], lift_order: tuple[int, ...], hints: dict[int, int] | None,
+                   index: PositionIndex, first: Explanation | None) -> tuple[Explanation | None, bool]:
+    """The best reading of ``occ`` when the masked squares may be either way (their reading is the state
+    the game gave them at the turn's start: a move onto or off one is not seen there). ``first``: the
+    reading with the masked squares as they are. Returns (explanation, settled): ``settled`` is False when
+    two different legal moves explain the board exactly and the lifts do not tell which was played."""
+    best = first
+    exact = [first] if first is not None and first.legal and first.exact else []
+    squares = sorted(masked)
+    for bits in range(1, 1 << len(squares)):
+        flipped = occ.symmetric_difference(s for i, s in enumerate(squares) if bits >> i & 1)
+        expl = explain(board, occ0, flipped, landings, lift_order, hints, index)
+        if expl is None:
+            continue
+        if expl.legal and expl.exact:
+            exact.append(expl)
+        if best is None or _rank(expl) < _rank(best):
+            best = expl
+    if len(exact) > 1 and len({e.move.key for e in exact}) > 1:
+        lifted = [e for e in exact if e.move.origin in lift_order]
+        if len(lifted) == 1:
+            return lifted[0], True
+        return (lifted or exact)[0], False
+    return best, True
+
+
+def _rank(expl: Explanation) -> tuple[int, int, int]:
+    return (0 if expl.legal else 1, len(expl.standing) + len(expl.missing), 0 if expl.kind is None else 1)
+
+
+class FaultHandling:
+    """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
+    engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
+
+    def _init_faults(self) -> None:
+        self._mask = SwitchMask()
+        self._setup_obs: int | None = None        # the observation of a one-square set-up difference
+        self._first_t: float | None = None        # the first frame's time (a set-up fault is there since)
+        self._ambiguous_seg = None                # the segment whose masked reading was already observed
+        self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
+        self._ending = False                      # finish() is settling the end of the input
+        self._closed_once: set[int] = set()        # squares whose switch has closed during the session
+        self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
+
+    # -- masking ---------------------------------------------------------------------------------
+
+    def _mask_square(self, square: int, occupied: bool) -> None:
+        """Mask ``square`` with the state the game gives it; the debouncer and the confirmed occupancy
+        take that state at once (no change is ever read on the square again)."""
+        self._mask.set(square, occupied)
+        deb = self._deb
+        deb.pending.pop(square, None)
+        if deb.raw is not None:
+            deb.raw = self._mask.filter(deb.raw)
+        if occupied:
+            deb.stable.add(square)
+            self._occ = self._occ | {square}
+        else:
+            deb.stable.discard(square)
+            self._occ = self._occ - {square}
+
+    def _masked_frame(self, t: float, occupied: frozenset[int]) -> frozenset[int]:
+        """A frame through the mask. A ``dead`` switch that closes under the piece the game puts there works
+        again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
+        that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
+        whatever stands on it; the scanner says when it recovers.)"""
+        mask = self._mask
+        for square, on in list(mask.assumed.items()):
+            reads = square in occupied
+            if reads == on and (on and self._fault_kind(square) == "dead"
+                                or self._held_squares.get(square, reads) != reads):
+                mask.remove(square)
+                self._held_squares.pop(square, None)
+                self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
+        return mask.filter(occupied) if mask else occupied
+
+    def _masked_move_shows(self, occ: frozenset[int]) -> bool:
+        """The board is exactly a legal move of the side to move from a masked square (its lift unseen): not
+        the last move taken back, which it can look like (a capture from the masked square onto the square the
+        last move left)."""
+        expl = self._explain(occ)
+        return expl is not None and expl.legal and expl.exact and expl.move.origin in self._mask
+
+    def _fault_kind(self, square: int) -> str | None:
+        for f in reversed(self.sensor_faults):
+            if f.square == square:
+                return f.kind
+        return None
+
+    def _mask_sync(self) -> None:
+        """After a commit, a withdrawal or a restored position: each masked square takes the state of the
+        engine's board, and the new turn starts from it."""
+        mask = self._mask
+        if not mask:
+            return
+        board = self.board
+        for square in list(mask.assumed):
+            self._mask_square(square, board.piece_at(square) is not None)
+        seg = self._seg
+        seg.occ0 = mask.filter(seg.occ0)
+
+    def _fault(self, square: int, kind: str, since: float, detail: str, occupied: bool) -> None:
+        self._sensor_fault(square, kind, since, detail)
+        self._mask_square(square, occupied)
+        self._note(since, f"square {self.variant.square_name(square)}: switch {kind}, masked from now on "
+                          "(its state is read from the rules and the other squares)")
+
+    # -- at the set-up ----------------------------------------------------------------------------
+
+    def _setup_single(self, occ: frozenset[int], t: float) -> bool:
+        """A still board one square off the start position: a piece missing (or one too many) or a switch
+        that does not read; the sensors cannot tell which until the first move (FPD 000 art. 7.2; CODEX 004
+        art. 44): an observation, not yet ``wrong-setup``."""
+        suspect = setup_suspect(occ, self._start_occupancy())
+        if suspect is None:
+            return False
+        if self._setup_obs is None:
+            square, kind = suspect
+            name = self.variant.square_name(square)
+            what = "empty where a starting piece stands" if kind == "dead" else "occupied where no piece starts"
+            self._setup_obs = self._observe(
+                "wrong-setup", t, (square,), f"square {name} reads {what}", self.board.turn, self._number,
+                f"one square only: a piece {'missing' if kind == 'dead' else 'too many'} or a switch that "
+                f"{'does not close' if kind == 'dead' else 'is stuck closed'}; put right before the first move "
+                "it is wrong-setup, the game begun with it is a faulty switch")
+        return True
+
+    def _setup_put_right(self, t: float) -> None:
+        """The board was put right after a one-square observation: it was a set-up error (the switch
+        closed or opened as the piece came or went): ``wrong-setup``, corrected."""
+        obs_index = self._setup_obs
+        if obs_index is None:
+            return
+        self._setup_obs = None
+        obs = self.observations[obs_index]
+        idx = self._irregular("wrong-setup", obs.t, obs.squares, f"start position differs: {obs.detail}",
+                              self.board.turn, obs.number)
+        self._set_status(idx, "corrected", t, "the board was set up right")
+
+    def _setup_fault(self, c) -> bool:
+        """The game begins (a starting piece is lifted) with the board one square off the start: that
+        square's switch is faulty. Masks it, starts the game and reads the lift as its first change."""
+        if not c.up:
+            return False
+        target = self._start_occupancy()
+        if c.square not in target or self._pieces is not None:
+            return False
+        before = self._occ | {c.square}
+        suspect = setup_suspect(before, target)
+        if suspect is None or suspect[0] == c.square:
+            return False
+        square, kind = suspect
+        since = self._first_t if self._first_t is not None else c.t
+        name = self.variant.square_name(square)
+        detail = (f"square {name} never closed under its starting piece" if kind == "dead"
+                  else f"square {name} reads occupied though no piece starts there")
+        self._fault(square, kind, since, detail + "; the game began with it: check the switch", kind == "dead")
+        self._setup_obs = None
+        self._occ = target
+        self._phase = "play"
+        self._seg = type(self._seg)(c.t, target, pieces=self._pieces)
+        self._change(c)
+        return True
+
+    # -- during the game ----------------------------------------------------------------------------
+
+    def _magnet_wait(self, ev) -> bool:
+        """A press that nothing on the board explains, one square short of a legal move (its destination
+        still open, or its origin still closed): a slow magnet closes up to a quarter of a second late,
+        possibly after the press. The press is looked at again ``magnet_s`` later (frames first), once;
+        True when it waits."""
+        if id(ev) in self._waited:
+            return False
+        seg = self._seg
+        occ = self._occ
+        changed = {c.square for c in seg.changes}
+        quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
+        if not one_square_off(self._index(), seg.occ0, occ, quiet):
+            return False                  # waiting also gives a switch under the origin time to show it stuck
+        self._wait(ev)
+        return True
+
+    def _landing_wait(self, ev) -> bool:
+        """A press that comes less than ``touch_s`` after the square it would end on closed: a magnet passing
+        close by (a neighbour phantom) or a flickering slow magnet may be what closed it, and the real landing
+        may still come. The press is looked at again ``magnet_s`` later, once; True when it waits."""
+        seg = self._seg
+        if id(ev) in self._waited or not seg.changes:
+            return False
+        last = seg.changes[-1]
+        if last.up or ev.t - last.t >= self.settings.touch_s:
+            return False
+        self._wait(ev)
+        return True
+
+    def _air_wait(self, ev, white: bool) -> bool:
+        """A press of the side not to move (his move after a pass, or a second move) whose piece is still in
+        the air on the board's reading: a slow magnet may close its landing after the press. Looked at again
+        ``magnet_s`` later, once; True when it waits."""
+        if id(ev) in self._waited or self._shows_move_of(white):
+            return False
+        self._wait(ev)
+        return True
+
+    def _wait(self, ev) -> None:
+        self._waited.add(id(ev))
+        waiting = WaitingPress(ev.t + self.settings.magnet_s, ev)
+        deferred = self._deferred
+        i = len(deferred)
+        while i and deferred[i - 1].t > waiting.t:
+            i -= 1
+        deferred.insert(i, waiting)
+
+    def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
+        """The mover's move is over and no move explains the board: a legal move that explains every square
+        but one unchanged square finds a faulty switch there (masked from now on); its explanation."""
+        if self._phase != "play" or self._ending:
+            return None
+        seg = self._seg
+        changed = {c.square for c in seg.changes}
+        quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
+        board = self.board
+        index = self._index()
+        found = one_square_off(index, seg.occ0, occ, quiet)
+        if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
+            found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
+        if not found:
+            return None
+        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
+        # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
+        # lowest; when two stay possible an observation says so
+        closed = self._closed_once
+        rank = {sq: (sq not in ghosts, sq in closed) for _, sq, _ in found}
+        squares = sorted(rank, key=lambda sq: (rank[sq], sq))
+        move, square, kind = next(f for f in found if f[1] == squares[0])
+        expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                       index)
+        if expl is None or not expl.legal or not expl.exact:
+            return None
+        if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+            return None
+        name = self.variant.square_name
+        t = seg.last_change if seg.last_change is not None else seg.t0
+        if any(f.kind == "ghost" for f in self.sensor_faults):
+            # a missing diode: the scanner holds a cell's reading while its rectangle is closed, so a square
+            # may read as it was for a while; masked until it reads what the game says, not a fault
+            self._held_squares[square] = square in seg.occ0
+            self._mask_square(square, square in seg.occ0)
+            self._note(t, f"square {name(square)} reads as it was (held by the scanner for a missing diode?): "
+                          "masked until it reads what the game says")
+            return expl
+        if kind == "dead":
+            detail = (f"{name(expl.move.origin)} left and nothing came down: only {name(square)} explains the "
+                      f"move, and its switch did not close")
+        else:
+            detail = (f"a piece came to {name(expl.move.destination)} with nothing lifted: only "
+                      f"{name(square)} explains it, and its switch did not open")
+        self._fault(square, kind, t, detail, square in seg.occ0)
+        if len(squares) > 1:
+            self._observe("illegal-move", t, tuple(squares), f"read as {board.move_text(expl.move, index.moves)}",
+                          board.turn, self._number,
+                          "a faulty switch on any of " + ", ".join(name(s) for s in squares) + " explains the "
+                          f"board: {name(square)} is assumed (a switch never seen closing first); the sensors "
+                          "cannot tell which")
+        return expl
+
+    def _explain_masked(self, board: Board, occ: frozenset[int], first: Explanation | None) -> Explanation | None:
+        """:func:`explain_masked` on the segment; an unsettled choice between two moves is an observation."""
+        seg = self._seg
+        expl, settled = explain_masked(board, seg.occ0, occ, self._mask.squares, frozenset(seg.landings),
+                                       tuple(seg.lift_order), seg.hints, self._index(board), first)
+        if not settled and self._ambiguous_seg is not seg and expl is not None:
+            self._ambiguous_seg = seg
+            name = self.variant.square_name
+            self._observe("illegal-move", seg.last_change or seg.t0, (expl.move.origin, expl.move.destination),
+                          f"read as {expl.move.text(name=name)}", board.turn, self._number,
+                          "a masked switch leaves two legal moves possible and the lifts do not tell which")
+        return expl
+
+    # -- the scanner's findings (session ``health`` lines) --------------------------------------------
+
+    def _health_line(self, ev) -> None:
+        """A ``{"type": "health", ...}`` line: a switch the scanner masked (``stuck-closed`` with
+        ``masked``, or ``dead``) is masked here too; a missing diode is a ``ghost`` fault (the scanner holds
+        its ghost readings); ``recovered`` unmasks. Others (chattering, held ghosts) are notes."""
+        square, kind = ev.square, ev.kind
+        message = ev.message or kind
+        if kind == "stuck-closed" and ev.masked:
+            # the scanner keeps the square out of the frames: it reads empty, whatever stands there
+            occupied = self.board.piece_at(square) is not None
+            self._fault(square, "stuck-closed", ev.t, message, occupied)
+        elif kind == "missing-diode":
+            self._sensor_fault(square, "ghost", ev.t, message)
+        elif kind == "recovered" and square in self._mask:
+            self._mask.remove(square)
+            self._note(ev.t, f"square {self.variant.square_name(square)}: {message}")
+        else:
+            self._note(ev.t, f"switch {kind}: {message}")
+
+    def _split_to_masked(self) -> bool:
+        """The opponent's first lifted piece is still off and can go to a masked empty square: his move may be
+        over (its landing unseen); the mover's next lift is then the reply, not the mover still at work."""
+        split = self._split
+        plan = split[2]
+        if not isinstance(plan, Explanation) or split[4] in self._occ or not self._plan_fits_board(plan):
+            return False
+        after = self._physical_after(plan, split[3])
+        mask = self._mask
+        return any(m.origin == split[4] and m.destination in mask and not mask.assumed[m.destination]
+                   for m in self._index(after).moves)
+
+    def _masked_reply(self, c, occ: frozenset[int]) -> bool:
+        """The opponent's move from a masked square shows no lift: his first change is a capture's removal
+        or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
+        move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
+        the opponent's turn."""
+        prev = occ ^ {c.square}
+        if prev == self._seg.occ0:
+            return False
+        plan = self._explain(prev)
+        if plan is None or not plan.legal or not plan.exact:
+            return False
+        after = self._physical_after(plan, prev)
+        for m in self._index(after).moves:
+            if m.origin in self._mask and after.piece_at(m.origin) is not None and (
+                    c.square in m.captured if c.up else c.square in m.path[1:]):
+                self._split = (len(self._seg.changes), c.t, plan, prev, m.origin)
+                self._resolve_split()
+                return True
+        return False
