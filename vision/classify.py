@@ -1,0 +1,202 @@
+"""Per-frame recognition: every playable square empty / w / W / b / B with a confidence, and whether a hand
+hides the board.
+
+The picture is turned into the canonical top-down view (white at the bottom, ``px`` pixels a square).
+Light is measured where nothing may stand, the light squares: each one's brightness against the
+calibration gives a local gain (a shadow band, a lamp's gradient, the day drifting), the median of their
+colour ratios a global tint. Each corrected pixel is then the nearest of four learned appearances (light
+square, empty dark square, white piece, black piece) in a brightness-tolerant colour space
+(log brightness; chroma over brightness), or *unexplained* when it is like none of them: a hand or an
+arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller, so its
+image reaches farther away from the camera: its elongation against what the calibration measured for a
+man on that square tells the two apart (docs/camera.md).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rig.variants import get_variant
+
+__all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
+
+CLASSES = ("light", "dark", "white", "black")
+LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
+FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
+
+
+def features(bgr: np.ndarray) -> np.ndarray:
+    """(log brightness, red-green, yellow-blue chroma over brightness) of each pixel, float32."""
+    f = bgr.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    y = (r + g + b) / 3
+    d = y + 25.0
+    return np.stack([np.log(y + 8.0), (r - g) / d, (r + g - 2 * b) / (2 * d)], axis=-1)
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """What the calibration learned: each class's feature mean and spread, the light squares' reference
+    colour, and a man's elongation per colour as a plane over the board (``a + b x + c y``, pixels)."""
+
+    mean: np.ndarray          # (4, 3)
+    std: np.ndarray           # (4, 3)
+    light_ref: np.ndarray     # (n, n, 3) reference colour of each light square (0 on dark squares)
+    man_shape: np.ndarray     # (2, 3) white, black
+    kings: bool = True        # False: the view cannot tell a king from a man (too steep)
+
+
+@dataclass
+class Reading:
+    """One frame as the camera read it."""
+
+    squares: dict[int, str]
+    confidence: dict[int, float]
+    occluded: bool
+    unexplained: float = 0.0         # area of the board like nothing learned, in squares
+    ms: float = 0.0
+    t: float = 0.0
+    shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
+
+    @property
+    def occupied(self) -> frozenset[int]:
+        return frozenset(self.squares)
+
+    def to_json(self) -> dict:
+        return {"squares": {str(k): v for k, v in sorted(self.squares.items())}, "occluded": self.occluded,
+                "ms": round(self.ms, 3)}
+
+
+class Classifier:
+    """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
+
+    def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
+                 *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5):
+        self.variant = v = get_variant(variant)
+        self.n, self.px = v.size, px
+        self.maps = maps
+        self.appearance = appearance
+        self.occluded_squares = occluded_squares
+        self.king_ratio = king_ratio
+        self.min_man_shape = min_man_shape
+        n = self.n
+        self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
+        self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
+        c = (np.arange(px) + 0.5 - px / 2) / px
+        rr = np.hypot(c[:, None], c[None, :])
+        self.centre = rr < 0.3
+        self.block = slice(px // 4, px - px // 4)
+        neighbours = []
+        for row in range(n):
+            for col in range(n):
+                if self.dark[row, col]:
+                    nb = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                          if 0 <= row + dr < n and 0 <= col + dc < n]
+                    neighbours.append(((row, col), tuple(zip(*nb))))
+        self._neighbours = neighbours
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def canonical(self, image: np.ndarray) -> np.ndarray:
+        return cv2.remap(image, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def cells(self, canon: np.ndarray) -> np.ndarray:
+        """(n, n, 3) median colour of each square's central block."""
+        n, px = self.n, self.px
+        blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block]
+        return np.median(blocks.transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3), axis=2)
+
+    def gain(self, canon: np.ndarray) -> np.ndarray:
+        """Per-pixel colour gain that brings the light squares back to their calibrated colour."""
+        ap = self.appearance
+        n, px = self.n, self.px
+        obs = self.cells(canon).astype(np.float32) + 1.0
+        light = ~self.dark
+        ref = ap.light_ref.astype(np.float32) + 1.0
+        lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
+        glob = float(np.median(lum[light]))
+        lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
+        tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        for (row, col), nb in self._neighbours:
+            lum[row, col] = lum[nb].mean()
+        g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
+        return g[..., None] * tint.astype(np.float32)
+
+    def labels(self, canon: np.ndarray, corrected: bool = True) -> np.ndarray:
+        """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
+        ap = self.appearance
+        img = canon.astype(np.float32)
+        if corrected:
+            img = np.clip(img * self.gain(canon), 0, 255)
+        f = features(img)
+        d = (((f[..., None, :] - ap.mean) / ap.std) ** 2).sum(-1)
+        lab = d.argmin(-1).astype(np.uint8)
+        lab[d.min(-1) > 18.0] = UNEXPLAINED
+        return lab
+
+    def man_shape(self, colour: int, x: float, y: float) -> float:
+        a, b, c = self.appearance.man_shape[colour - WHITE]
+        return max(self.min_man_shape, a + b * x + c * y)
+
+    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int) -> float:
+        """The piece's length minus its width (pixels), from the second moments of its blob."""
+        px = self.px
+        r0, c0 = row * px + px // 2, col * px + px // 2
+        h = int(px * 1.05)
+        y0, x0 = max(0, r0 - h), max(0, c0 - h)
+        win = (lab[y0:r0 + h, x0:c0 + h] == colour).astype(np.uint8)
+        win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
+        win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, comp = cv2.connectedComponents(win, connectivity=4)
+        if count < 2:
+            return 0.0
+        cy, cx = r0 - y0, c0 - x0
+        core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
+        ids = np.bincount(core.ravel(), minlength=count)
+        ids[0] = 0
+        m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
+        if m["m00"] < 4:
+            return 0.0
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        root = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
+        l1, l2 = (mu20 + mu02) / 2 + root, max(0.0, (mu20 + mu02) / 2 - root)
+        return float(4 * (np.sqrt(l1) - np.sqrt(l2)))
+
+    # -- the whole frame --------------------------------------------------------------------
+
+    def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
+        start = time.perf_counter()
+        n, px = self.n, self.px
+        lab = self.labels(self.canonical(image))
+        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
+                                       np.ones((3, 3), np.uint8))
+        area = float(unexplained.sum()) / (px * px)
+        occluded = area > self.occluded_squares
+        cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
+        votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
+        squares: dict[int, str] = {}
+        confidence: dict[int, float] = {}
+        shape: dict[int, float] = {}
+        for (row, col), sq in self.square_at.items():
+            d, w, b = (int(x) for x in votes[row, col])
+            total = max(1, d + w + b)
+            if d >= w + b:
+                confidence[sq] = d / total
+                continue
+            colour = WHITE if w >= b else BLACK
+            code = "w" if colour == WHITE else "b"
+            conf = max(w, b) / total
+            if self.appearance.kings:
+                e = self.elongation(lab, row, col, colour)
+                ratio = e / self.man_shape(colour, col + 0.5, n - row - 0.5)
+                shape[sq] = ratio
+                if ratio > self.king_ratio:
+                    code = code.upper()
+                conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
+            squares[sq] = code
+            confidence[sq] = conf
+        return Reading(squares, confidence, occluded, area, (time.perf_counter() - start) * 1000, t, shape)
