@@ -26,6 +26,7 @@ __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
 CLASSES = ("light", "dark", "white", "black")
 LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
+UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -83,6 +84,7 @@ class Classifier:
         self.occluded_squares = occluded_squares
         self.king_ratio = king_ratio
         self.min_man_shape = min_man_shape
+        self._lut: np.ndarray | None = None
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -124,19 +126,27 @@ class Classifier:
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
-        return g[..., None] * tint.astype(np.float32)
+        return cv2.merge([g * np.float32(t) for t in tint])
+
+    @property
+    def lut(self) -> np.ndarray:
+        """Class of every colour (64 levels a channel, BGR), computed once: a frame is then one look-up."""
+        if self._lut is None:
+            ap = self.appearance
+            q = (np.arange(64) * 4 + 2).astype(np.uint8)
+            b, g, r = np.meshgrid(q, q, q, indexing="ij")
+            f = features(np.stack([b, g, r], axis=-1).reshape(-1, 1, 3))[:, 0]
+            d = (((f[:, None, :] - ap.mean) / ap.std) ** 2).sum(-1)
+            lut = d.argmin(-1).astype(np.uint8)
+            lut[d.min(-1) > UNEXPLAINED_D2] = UNEXPLAINED
+            self._lut = lut
+        return self._lut
 
     def labels(self, canon: np.ndarray, corrected: bool = True) -> np.ndarray:
         """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
-        ap = self.appearance
-        img = canon.astype(np.float32)
-        if corrected:
-            img = np.clip(img * self.gain(canon), 0, 255)
-        f = features(img)
-        d = (((f[..., None, :] - ap.mean) / ap.std) ** 2).sum(-1)
-        lab = d.argmin(-1).astype(np.uint8)
-        lab[d.min(-1) > 18.0] = UNEXPLAINED
-        return lab
+        img = cv2.multiply(canon, self.gain(canon), dtype=cv2.CV_8U) if corrected else canon
+        q = (img >> 2).astype(np.int32)
+        return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
     def man_shape(self, colour: int, x: float, y: float) -> float:
         a, b, c = self.appearance.man_shape[colour - WHITE]

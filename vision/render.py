@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -235,38 +236,64 @@ def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
 # --------------------------------------------------------------------------- the picture
 
 
+@lru_cache(maxsize=8)
+def _distortion_maps(w: int, h: int, focal: float, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    x, y = (u - w / 2) / focal, (v - h / 2) / focal
+    f = 1 + k1 * (x * x + y * y)
+    return x * f * focal + w / 2, y * f * focal + h / 2
+
+
 def _distort(img: np.ndarray, cam: Camera) -> np.ndarray:
     if abs(cam.k1) < 1e-6:
         return img
     h, w = img.shape[:2]
-    u, v = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
-    x, y = (u - w / 2) / cam.focal, (v - h / 2) / cam.focal
-    f = 1 + cam.k1 * (x * x + y * y)
-    return cv2.remap(img, x * f * cam.focal + w / 2, y * f * cam.focal + h / 2, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
+    mx, my = _distortion_maps(w, h, cam.focal, cam.k1)
+    return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=1)
+def _noise_tile() -> np.ndarray:
+    return np.random.default_rng(12345).standard_normal((1024, 1536, 3)).astype(np.float32)
 
 
 def _light(img: np.ndarray, light: Lighting, rng: np.random.Generator) -> np.ndarray:
+    """Gain field (level, gradient, shadow band) and glare, computed at a quarter size (they are smooth)."""
     h, w = img.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    q = 4
+    yy, xx = (np.mgrid[0:(h + q - 1) // q, 0:(w + q - 1) // q].astype(np.float32) * q + q / 2)
     gain = light.level * (1 + light.gradient[0] * (xx / w - 0.5) * 2 + light.gradient[1] * (yy / h - 0.5) * 2)
     if light.band is not None:
         ang, off, width, depth = light.band
         d = (xx - w / 2) * math.cos(ang) + (yy - h / 2) * math.sin(ang) - off
         inside = 1 / (1 + np.exp(np.clip((np.abs(d) - width / 2) / 6.0, -50, 50)))
         gain = gain * (1 - depth * inside)
-    out = img.astype(np.float32) * gain[..., None] * np.array(light.tint, np.float32)
+    gain = cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    out = img.astype(np.float32)
+    out *= gain[..., None]
+    out *= np.array(light.tint, np.float32)
     if light.glare is not None:
         gx, gy, gr, gs = light.glare
-        out += (gs * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr)))[..., None]
+        glare = (gs * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))).astype(np.float32)
+        out += cv2.resize(glare, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
     if light.blur > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), light.blur)
-    out += rng.normal(0, light.noise, out.shape).astype(np.float32)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    tile = _noise_tile()
+    y0, x0 = int(rng.integers(0, tile.shape[0] - h + 1)), int(rng.integers(0, tile.shape[1] - w + 1))
+    out += tile[y0:y0 + h, x0:x0 + w] * np.float32(light.noise)
+    np.clip(out, 0, 255, out=out)
+    return out.astype(np.uint8)
 
 
-def render(scene: Scene) -> np.ndarray:
-    """The scene as the camera sees it: a BGR ``uint8`` image (JPEG-compressed when ``light.jpeg``)."""
+def _shade(img: np.ndarray, mask: np.ndarray, depth: float) -> np.ndarray:
+    """Darken ``img`` by up to ``depth`` where the (blurred, 0..255) ``mask`` is."""
+    factor = 1 - depth * mask.astype(np.float32) / 255.0
+    return cv2.multiply(img, cv2.merge([factor, factor, factor]), dtype=cv2.CV_8U)
+
+
+def render(scene: Scene, cover: bool = False):
+    """The scene as the camera sees it: a BGR ``uint8`` image (JPEG-compressed when ``light.jpeg``);
+    with ``cover``, also how much of the board the hands hide, in squares."""
     v = get_variant(scene.variant)
     n = v.size
     cam = scene.camera
@@ -292,24 +319,31 @@ def render(scene: Scene) -> np.ndarray:
         dx, dy = scene.offsets.get(sq, (0.0, 0.0))
         placed.append((f + 0.5 + dx, r + 0.5 + dy, code))
         _poly(shadow, proj(_circle(f + 0.56 + dx, r + 0.44 + dy, 0, PIECE_R * 1.08)), 255)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 3.0).astype(np.float32) / 255.0
-    img = (img.astype(np.float32) * (1 - 0.35 * shadow[..., None])).astype(np.uint8)
+    img = _shade(img, cv2.GaussianBlur(shadow, (0, 0), 3.0), 0.35)
     placed.sort(key=lambda p: -np.hypot(p[0] - proj.C[0], p[1] - proj.C[1]))
     for x, y, code in placed:
         _draw_piece(img, proj, x, y, code)
-    for hand in scene.hands:
-        hs = np.zeros(img.shape[:2], np.uint8)
-        _poly(hs, proj(_circle(hand.at[0] + 0.4, hand.at[1] - 0.4, 0, 1.1)), 255)
-        hs = cv2.GaussianBlur(hs, (0, 0), 8.0).astype(np.float32) / 255.0
-        img = (img.astype(np.float32) * (1 - 0.3 * hs[..., None])).astype(np.uint8)
-        _draw_hand(img, proj, hand, n, rng)
+    hidden = 0.0
+    if scene.hands:
+        for hand in scene.hands:  # the hand's soft shadow on the board
+            hs = np.zeros(img.shape[:2], np.uint8)
+            _poly(hs, proj(_circle(hand.at[0] + 0.4, hand.at[1] - 0.4, 0, 1.1)), 255)
+            img = _shade(img, cv2.GaussianBlur(hs, (0, 0), 8.0), 0.3)
+        before = img.copy()
+        for hand in scene.hands:
+            _draw_hand(img, proj, hand, n, rng)
+        board = np.zeros(img.shape[:2], np.uint8)
+        corners = proj(np.array([[0, 0, 0], [n, 0, 0], [n, n, 0], [0, n, 0]], float))
+        _poly(board, corners, 1)
+        changed = cv2.bitwise_and(cv2.cvtColor(cv2.absdiff(img, before), cv2.COLOR_RGB2GRAY), board * 255)
+        hidden = cv2.countNonZero(changed) / (cv2.countNonZero(board) / (n * n))
     img = _distort(img, cam)
     img = _light(img, scene.light, np.random.default_rng(scene.seed))
     img = cv2.cvtColor(img, cv2.COLOR_RGB2BGR)
     if scene.light.jpeg:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(scene.light.jpeg)])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return img
+    return (img, hidden) if cover else img
 
 
 # --------------------------------------------------------------------------- random scenes

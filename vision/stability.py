@@ -137,7 +137,7 @@ class BoardWatcher:
             self.standing = {s: c for s, c in self.standing.items() if s in seen}
             return True
         before = self.board.piece_codes()
-        for move in self.board.legal_moves():
+        for move in self.board.legal_moves:
             after = self.board.copy(stack=False)
             after.push(move)
             may_stand = _colours(self.standing) | {s: before[s].lower() for s in move.captured}
