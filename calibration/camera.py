@@ -95,6 +95,25 @@ def _orient(grid: BoardGrid, empty: np.ndarray, start: np.ndarray, px: int) -> t
     return best[1], best[2]
 
 
+def _nadir(blobs) -> tuple[float, float]:
+    """The point below the camera: every man's image is drawn out along the line from it (its height seen
+    in perspective); the least-squares meeting point of those lines, each weighted by how drawn out."""
+    A = np.zeros((2, 2))
+    rhs = np.zeros(2)
+    for cx, cy, cov in blobs:
+        vals, vecs = np.linalg.eigh(cov)
+        d = vecs[:, 1]
+        w = max(0.0, float(np.sqrt(max(vals[1], 0)) - np.sqrt(max(vals[0], 0)))) ** 2
+        normal = np.array([-d[1], d[0]])
+        A += w * np.outer(normal, normal)
+        rhs += w * normal * (normal @ np.array([cx, cy]))
+    try:
+        x, y = np.linalg.solve(A + 1e-9 * np.eye(2), rhs)
+    except np.linalg.LinAlgError:
+        raise CameraCalibrationError("the pieces' height cannot be seen: is the camera straight above the board?")
+    return float(x), float(y)
+
+
 def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: int = 32,
                      marker_size: float = 0.9, marker_offset: float = 0.65, use_markers: bool = True,
                      agree: int = 2, hold: int = 6) -> CalibrationReport:
@@ -158,26 +177,34 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     clf = Classifier(v.name, px, maps, appearance)
     # -- a man's elongation over the board, per colour (kings are told against it)
     lab = clf.labels(s)
+    blobs = []
+    for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
+        for sq in squares:
+            f, r = v.coords(sq)
+            blob = clf.blob(lab, n - 1 - r, f, colour)
+            if blob is not None:
+                blobs.append((colour, blob))
+    nadir = _nadir([b for _, b in blobs])
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir)
+    clf = Classifier(v.name, px, maps, appearance)
     shapes = np.zeros((2, 3))
     warnings: list[str] = []
     low = float("inf")
-    for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
-        xs, ys, es = [], [], []
-        for sq in squares:
-            f, r = v.coords(sq)
-            xs.append(f + 0.5)
-            ys.append(r + 0.5)
-            es.append(clf.elongation(lab, n - 1 - r, f, colour))
-        A = np.column_stack([np.ones(len(xs)), xs, ys])
-        coef, *_ = np.linalg.lstsq(A, np.array(es), rcond=None)
-        shapes[colour - WHITE] = coef
-        corners_xy = np.array([[1, x, y] for x in (0.5, n - 0.5) for y in (0.5, n - 0.5)])
-        low = min(low, float((corners_xy @ coef).min()))
+    for colour in (WHITE, BLACK):
+        dist, es = [], []
+        for c, (cx, cy, cov) in blobs:
+            if c == colour:
+                dist.append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
+                es.append(clf.elongation(lab, int(cy // px), int(cx // px), colour))
+        coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), np.array(es), rcond=None)
+        shapes[colour - WHITE] = (coef[0], coef[1], 0.0)
+        corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in (0, n * px) for y in (0, n * px)]
+        low = min(low, float(coef[0] + coef[1] * min(corners_d)))
     kings = low >= MIN_MAN_SHAPE
     if not kings:
         warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px at the least): "
                         "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
-    appearance = Appearance(mean, std, light_ref, shapes, kings=kings)
+    appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir)
     h, w = empty.shape[:2]
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, notes=tuple(warnings))

@@ -47,8 +47,9 @@ class Appearance:
     mean: np.ndarray          # (4, 3)
     std: np.ndarray           # (4, 3)
     light_ref: np.ndarray     # (n, n, 3) reference colour of each light square (0 on dark squares)
-    man_shape: np.ndarray     # (2, 3) white, black
+    man_shape: np.ndarray     # (2, 3) white, black: a man's length beyond its width, e0 + k * distance to nadir
     kings: bool = True        # False: the view cannot tell a king from a man (too steep)
+    nadir: tuple[float, float] = (0.0, 0.0)  # the point below the camera, canonical pixels
 
 
 @dataclass
@@ -59,6 +60,7 @@ class Reading:
     confidence: dict[int, float]
     occluded: bool
     unexplained: float = 0.0         # area of the board like nothing learned, in squares
+    foreign: int = 0                 # light squares of a hue they never have (skin)
     ms: float = 0.0
     t: float = 0.0
     shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
@@ -76,7 +78,8 @@ class Classifier:
     """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
-                 *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5):
+                 *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5,
+                 hue_deg: float = 15.0, hue_shift: float = 0.065, hand_squares: int = 1):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
@@ -100,23 +103,35 @@ class Classifier:
                           if 0 <= row + dr < n and 0 <= col + dc < n]
                     neighbours.append(((row, col), tuple(zip(*nb))))
         self._neighbours = neighbours
+        self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
+        if appearance is not None:
+            ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
+            self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
+            self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
 
     # -- steps ------------------------------------------------------------------------------
 
     def canonical(self, image: np.ndarray) -> np.ndarray:
         return cv2.remap(image, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
-    def cells(self, canon: np.ndarray) -> np.ndarray:
-        """(n, n, 3) median colour of each square's central block."""
+    def cells(self, canon: np.ndarray, mean: bool = False):
+        """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
         n, px = self.n, self.px
-        blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block]
-        return np.median(blocks.transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3), axis=2)
+        blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block].transpose(0, 2, 1, 3, 4)
+        blocks = blocks.reshape(n, n, -1, 3)
+        median = np.median(blocks, axis=2)
+        return (median, blocks.mean(axis=2, dtype=np.float32)) if mean else median
 
     def gain(self, canon: np.ndarray) -> np.ndarray:
         """Per-pixel colour gain that brings the light squares back to their calibrated colour."""
+        return self._gain(canon)[0]
+
+    def _gain(self, canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(per-pixel gain, each light square's corrected colour (n, n, 3))."""
         ap = self.appearance
         n, px = self.n, self.px
-        obs = self.cells(canon).astype(np.float32) + 1.0
+        obs, means = self.cells(canon, mean=True)
+        obs = obs.astype(np.float32) + 1.0
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
@@ -126,7 +141,22 @@ class Classifier:
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
-        return cv2.merge([g * np.float32(t) for t in tint])
+        return cv2.merge([g * np.float32(t) for t in tint]), (means + 1.0) * tint  # hue needs no brightness
+
+    def foreign(self, light_cells: np.ndarray) -> int:
+        """How many light squares show a hue they never have (skin): nothing stands on a light square, and
+        neither shadow, light drift nor glare turns its hue (they scale or add white)."""
+        ap = self.appearance
+        light = ~self.dark
+        cells = light_cells[light]
+        obs = features(np.clip(cells, 0, 255)[None])[0]
+        ref = self._ref_chroma
+        clipped = (cells.max(-1) > 250) | self._ref_clipped  # a clipped channel turns the hue: no evidence
+        sat = np.hypot(obs[:, 1], obs[:, 2])
+        turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(obs[:, 2], obs[:, 1]) - ref[:, 3])))))
+        shift = 2 * ref[:, 4] * np.sin(np.radians(turn) / 2)  # chroma moved, at the square's own saturation
+        return int(((sat > 0.5 * ref[:, 4]) & (turn > self.hue_deg) & (shift > self.hue_shift)
+                    & ~clipped).sum())
 
     @property
     def lut(self) -> np.ndarray:
@@ -142,18 +172,36 @@ class Classifier:
             self._lut = lut
         return self._lut
 
-    def labels(self, canon: np.ndarray, corrected: bool = True) -> np.ndarray:
+    def labels(self, canon: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
         """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
-        img = cv2.multiply(canon, self.gain(canon), dtype=cv2.CV_8U) if corrected else canon
+        img = cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U)
         q = (img >> 2).astype(np.int32)
         return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
     def man_shape(self, colour: int, x: float, y: float) -> float:
-        a, b, c = self.appearance.man_shape[colour - WHITE]
-        return max(self.min_man_shape, a + b * x + c * y)
+        """A man's expected length beyond its width at canonical point (x, y): its height seen in
+        perspective, growing with the distance from the point below the camera."""
+        e0, k, _ = self.appearance.man_shape[colour - WHITE]
+        nx, ny = self.appearance.nadir
+        return max(self.min_man_shape, e0 + k * float(np.hypot(x - nx, y - ny)))
 
-    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int) -> float:
-        """The piece's length minus its width (pixels), from the second moments of its blob."""
+    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int, along: bool = True) -> float:
+        """The piece's length minus its width (pixels) away from the camera (``along``), or along its own
+        longest axis."""
+        blob = self.blob(lab, row, col, colour)
+        if blob is None:
+            return 0.0
+        cx, cy, cov = blob
+        if along:
+            u = np.array([cx - self.appearance.nadir[0], cy - self.appearance.nadir[1]])
+            u /= max(1e-9, float(np.hypot(*u)))
+            w = np.array([-u[1], u[0]])
+            return float(4 * (np.sqrt(max(0.0, u @ cov @ u)) - np.sqrt(max(0.0, w @ cov @ w))))
+        l2, l1 = np.linalg.eigvalsh(cov)
+        return float(4 * (np.sqrt(max(0.0, l1)) - np.sqrt(max(0.0, l2))))
+
+    def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
+        """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
         px = self.px
         r0, c0 = row * px + px // 2, col * px + px // 2
         h = int(px * 1.05)
@@ -163,29 +211,31 @@ class Classifier:
         win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, comp = cv2.connectedComponents(win, connectivity=4)
         if count < 2:
-            return 0.0
+            return None
         cy, cx = r0 - y0, c0 - x0
         core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
         ids = np.bincount(core.ravel(), minlength=count)
         ids[0] = 0
         m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
         if m["m00"] < 4:
-            return 0.0
+            return None
         mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        root = np.sqrt(((mu20 - mu02) / 2) ** 2 + mu11 ** 2)
-        l1, l2 = (mu20 + mu02) / 2 + root, max(0.0, (mu20 + mu02) / 2 - root)
-        return float(4 * (np.sqrt(l1) - np.sqrt(l2)))
+        return x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], np.array([[mu20, mu11], [mu11, mu02]])
 
     # -- the whole frame --------------------------------------------------------------------
 
     def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
+        self.lut  # built once, before the first picture is timed
         start = time.perf_counter()
         n, px = self.n, self.px
-        lab = self.labels(self.canonical(image))
+        canon = self.canonical(image)
+        gain, light_cells = self._gain(canon)
+        lab = self.labels(canon, gain)
+        hands = self.foreign(light_cells)
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         area = float(unexplained.sum()) / (px * px)
-        occluded = area > self.occluded_squares
+        occluded = area > self.occluded_squares or hands >= self.hand_squares
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
@@ -202,11 +252,11 @@ class Classifier:
             conf = max(w, b) / total
             if self.appearance.kings:
                 e = self.elongation(lab, row, col, colour)
-                ratio = e / self.man_shape(colour, col + 0.5, n - row - 0.5)
+                ratio = e / self.man_shape(colour, (col + 0.5) * px, (row + 0.5) * px)
                 shape[sq] = ratio
                 if ratio > self.king_ratio:
                     code = code.upper()
                 conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
             squares[sq] = code
             confidence[sq] = conf
-        return Reading(squares, confidence, occluded, area, (time.perf_counter() - start) * 1000, t, shape)
+        return Reading(squares, confidence, occluded, area, hands, (time.perf_counter() - start) * 1000, t, shape)

@@ -12,8 +12,9 @@
     mean = [[...], ...]            # light square, empty dark square, white piece, black piece
     std = [[...], ...]
     light_ref = [[[b, g, r], ...], ...]
-    man_shape = [[a, b, c], [a, b, c]]
+    man_shape = [[e0, k, 0], [e0, k, 0]]  # a man's length beyond its width: e0 + k * distance to nadir
     kings = true
+    nadir = [x, y]                 # the point below the camera, top-down view pixels
     [stability]
     agree = 2                      # hand-free frames that must agree before a position is emitted
     hold = 6                       # frames an unexplained position must persist before it is let through
@@ -80,7 +81,8 @@ class CameraConfig:
             "corners": np.round(self.corners, 3).tolist(),
             "appearance": {"mean": np.round(ap.mean, 5).tolist(), "std": np.round(ap.std, 5).tolist(),
                            "light_ref": np.round(ap.light_ref, 2).tolist(),
-                           "man_shape": np.round(ap.man_shape, 5).tolist(), "kings": ap.kings},
+                           "man_shape": np.round(ap.man_shape, 5).tolist(), "kings": ap.kings,
+                           "nadir": [round(ap.nadir[0], 3), round(ap.nadir[1], 3)]},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "king_ratio": self.king_ratio},
         }
@@ -95,7 +97,7 @@ class CameraConfig:
         a, s = d["appearance"], d.get("stability", {})
         ap = Appearance(np.array(a["mean"], np.float32), np.array(a["std"], np.float32),
                         np.array(a["light_ref"], np.float32), np.array(a["man_shape"], np.float64),
-                        bool(a.get("kings", True)))
+                        bool(a.get("kings", True)), tuple(float(x) for x in a.get("nadir", (0.0, 0.0))))
         if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3) or ap.man_shape.shape != (2, 3):
             raise CameraConfigError("appearance: mean and std must be 4 x 3, man_shape 2 x 3")
         if np.any(ap.std <= 0):

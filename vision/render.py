@@ -363,7 +363,7 @@ def random_lighting(rng: random.Random, hard: bool = True) -> Lighting:
         band = (rng.uniform(0, math.pi), rng.uniform(-200, 200), rng.uniform(60, 180), rng.uniform(0.2, 0.45))
     if hard and rng.random() < 0.3:
         glare = (rng.uniform(300, 980), rng.uniform(150, 570), rng.uniform(30, 70), rng.uniform(30, 70))
-    return Lighting(level=rng.uniform(0.75, 1.1), gradient=(rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15)),
+    return Lighting(level=rng.uniform(0.7, 1.0) if hard else rng.uniform(0.72, 0.9), gradient=(rng.uniform(-0.15, 0.15), rng.uniform(-0.15, 0.15)),
                     tint=(rng.uniform(0.95, 1.05), 1.0, rng.uniform(0.93, 1.05)), band=band, glare=glare,
                     blur=rng.uniform(0, 1.3) if hard else 0.4, noise=rng.uniform(1.5, 5.0) if hard else 2.0,
                     jpeg=rng.choice((70, 80, 90, 95)) if hard else 95)

@@ -10,8 +10,9 @@ became of it (released, superseded), and ``rig record`` writes that log next to 
 What explains a reading, from the last position and the captured pieces still standing (FPD 000 3.8:
 captured pieces come off after the capturing piece lands): the same position with some of those pieces
 removed, or any legal move of the side to move with any of its captured pieces still standing. Colours
-and occupancy are compared; a king's stack is what the camera saw (the engine checks a crowning,
-CODEX 004 art. 42.O). Before the start position is seen, every agreed reading is emitted (setting up).
+and occupancy are compared. A king cannot appear or vanish but by a promotion, so an explained
+position carries the tracked kings, except on the promotion's square, where the camera's reading says
+whether the man was crowned (the engine checks that, CODEX 004 art. 42.O). Before the start position is seen, every agreed reading is emitted (setting up).
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ class BoardWatcher:
         self._run_len = 0
         self._since = 0.0
         self._pending: HeldReading | None = None
+        self._promoted: int | None = None   # the square of the last move's promotion
         self.frames = self.occluded = 0
 
     @property
@@ -82,7 +84,7 @@ class BoardWatcher:
             self.occluded += 1
             self._run, self._run_len = None, 0
             return []
-        key = tuple(sorted(reading.squares.items()))
+        key = tuple(sorted(_colours(reading.squares).items()))  # stacks are not voted on (see _explain)
         if key == self._run:
             self._run_len += 1
         else:
@@ -90,12 +92,17 @@ class BoardWatcher:
         if self._run_len < self.agree:
             return []
         pieces = dict(reading.squares)
-        if self.emitted is not None and pieces == self.emitted:
+        if self.emitted is not None and _colours(pieces) == _colours(self.emitted) and (
+                self.board is not None or pieces == self.emitted):
             self._supersede(reading.t)
             return []
-        if self.board is None or self._explain(pieces):
+        if self.board is None:
             self._supersede(reading.t)
             return [self._emit(pieces)]
+        explained = self._explain(pieces)
+        if explained is not None:
+            self._supersede(reading.t)
+            return [self._emit(explained)]
         if self._pending is None or self._pending.pieces != pieces:
             self._supersede(reading.t)
             self._pending = HeldReading(self._since, pieces)
@@ -128,14 +135,19 @@ class BoardWatcher:
             self._pending.fate, self._pending.at = "superseded", t
             self._pending = None
 
-    def _explain(self, pieces: dict[int, str]) -> bool:
-        """True (and the tracked position follows) if the rules explain ``pieces`` from the last position."""
+    def _explain(self, pieces: dict[int, str]) -> dict[int, str] | None:
+        """The position to emit if the rules explain ``pieces`` from the last position (the tracked position
+        follows), else None. A king cannot appear or vanish but by a promotion: the stacks are the tracked
+        position's, except on a promotion's square, where the camera says whether the man was crowned."""
         assert self.board is not None
         seen = _colours(pieces)
         here = _colours(self.board.piece_codes())
         if self._fits(seen, here, _colours(self.standing)):
             self.standing = {s: c for s, c in self.standing.items() if s in seen}
-            return True
+            out = self.board.piece_codes() | self.standing
+            if self._promoted is not None and self._promoted in pieces:
+                out[self._promoted] = pieces[self._promoted]
+            return out
         before = self.board.piece_codes()
         for move in self.board.legal_moves:
             after = self.board.copy(stack=False)
@@ -145,8 +157,12 @@ class BoardWatcher:
                 self.board = after
                 self.standing = {s: c for s, c in (self.standing | {s: before[s] for s in move.captured}).items()
                                  if s in seen}
-                return True
-        return False
+                self._promoted = move.destination if move.promotes else None
+                out = after.piece_codes() | self.standing
+                if move.promotes:
+                    out[move.destination] = pieces[move.destination]
+                return out
+        return None
 
     @staticmethod
     def _fits(seen: dict[int, str], position: dict[int, str], may_stand: dict[int, str]) -> bool:
