@@ -34,7 +34,9 @@ ORIENTATION_RULE = {"portuguese": ("right", "FPD 000 1.2"), "brazilian": ("left"
                     "international": ("left", "FMJD 002 2.4")}
 CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
-MIN_MAN_SHAPE = 1.2  # pixels: below this a man's height cannot be seen, nor a king's
+MIN_MAN_SHAPE = 1.2
+KING_RATIO = 1.5      # a king's stack is twice a man's height: 2 against 1, the threshold between
+MAX_KING_RATIO = 1.85  # pixels: below this a man's height cannot be seen, nor a king's
 
 
 @dataclass(frozen=True)
@@ -205,9 +207,18 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
         warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px at the least): "
                         "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
     appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir)
+    # the king threshold: above every start man's length (a king's stack is twice a man's height)
+    clf = Classifier(v.name, px, maps, appearance)
+    men = clf.read(start).shape.values()
+    king_ratio = max(KING_RATIO, 1.1 * max(men, default=0.0))
+    if kings and king_ratio > MAX_KING_RATIO:
+        kings = False
+        appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir)
+        warnings.append(f"the men's length varies too much over the board (up to {max(men):.2f} times the "
+                        "expected) to tell kings from men: is the camera steady and the light even?")
     h, w = empty.shape[:2]
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
-                          agree=agree, hold=hold, notes=tuple(warnings))
+                          agree=agree, hold=hold, king_ratio=round(king_ratio, 3), notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)
@@ -216,5 +227,6 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
         wrong = sorted(set(got_start.squares.items()) ^ set(want.items()))
         raise CameraCalibrationError("the calibrated view does not read the pictures back (start: "
                                      f"{len(wrong)} squares differ, {wrong[:4]}; empty: {len(got_empty.squares)} "
-                                     "pieces seen); is the light even and nothing in the way?")
+                                     f"pieces seen; seen as a hand: start {got_start.occluded}, empty "
+                                     f"{got_empty.occluded}); is the light even and nothing in the way?")
     return CalibrationReport(config, _side_of(grid.corners), tuple(warnings))

@@ -55,6 +55,15 @@ class CameraBoard:
         self.stats.emitted += len(frames)
         return frames
 
+    def finish(self, t: float) -> list[Frame]:
+        """At the end of the pictures: the last position again at ``t`` (how long the board stood still;
+        a repeat, which the session format allows), so a move made last is committed like any other."""
+        last = self.watcher.emitted
+        self.last_t = t
+        if last is None:
+            return []
+        return [Frame(t, frozenset(last), dict(last))]
+
     @property
     def pending_since(self) -> float | None:
         return self.watcher.pending_since

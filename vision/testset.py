@@ -18,7 +18,7 @@ from rig.move import Move
 from rig.variants import get_variant
 from vision.render import Hand, Scene, SKINS, drift, random_scene
 
-__all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene"]
+__all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene", "write_pictures"]
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,9 @@ def position_scene(base: Scene, pieces: dict[int, str], seed: int, *, hard: bool
 
 
 def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, seed: int = 0, still: int = 2,
-                  hard: bool = True) -> Iterator[Picture]:
-    """Pictures of the game ``moves`` played on ``base``'s board, hands included."""
+                  hard: bool = True, tail: int = 0) -> Iterator[Picture]:
+    """Pictures of the game ``moves`` played on ``base``'s board, hands included; ``tail`` hand-free
+    pictures after the last move."""
     v = get_variant(base.variant)
     rng = random.Random(seed)
     board = Board(v, fen)
@@ -103,3 +104,24 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
         if move.captured:
             for _ in range(still):
                 yield picture((), ply)
+    for _ in range(tail):
+        yield picture((), len(moves))
+
+
+def write_pictures(directory: str, pictures, *, start: int = 0) -> list[str]:
+    """Render pictures to ``directory`` as ``000123.jpg`` (the order an image sequence reads them in)."""
+    import os
+
+    import cv2
+
+    from vision.render import render
+
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for i, pic in enumerate(pictures, start=start):
+        scene = pic.scene if isinstance(pic, Picture) else pic
+        path = os.path.join(directory, f"{i:06d}.jpg")
+        cv2.imwrite(path, render(replace(scene, light=replace(scene.light, jpeg=0))),
+                    [cv2.IMWRITE_JPEG_QUALITY, scene.light.jpeg or 95])
+        paths.append(path)
+    return paths

@@ -63,6 +63,11 @@ def register(subparsers) -> None:
     p.add_argument("--plain", action="store_true", help="line-by-line updates instead of the live screen")
     p.add_argument("--grace", type=float, default=3.0, metavar="S",
                    help="seconds to keep recording after the game ends (default 3)")
+    cam = p.add_argument_group("camera (instead of the matrix; docs/camera.md)")
+    cam.add_argument("--camera", metavar="CAM.toml", help="the board is seen by this calibrated camera")
+    cam.add_argument("--camera-device", metavar="N|pi", help="/dev/videoN number, or 'pi' (default 0)")
+    cam.add_argument("--camera-images", metavar="DIR", help="a recorded picture sequence instead of a camera")
+    cam.add_argument("--camera-fps", type=float, default=5.0, help="pictures a second of --camera-images")
     sim = p.add_argument_group("simulation (no Pi needed)")
     sim.add_argument("--simulate", metavar="GAME.pdn|random",
                      help="a simulated board: the matrix on mock pins, the clock an emulator on a pty")
@@ -203,6 +208,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             variant = get_variant(args.variant).name if args.variant else None
             clock_on = _has_clock(args)
+        camera = None
+        if getattr(args, "camera", None):
+            from vision.config import load_camera_config
+
+            if args.simulate is not None:
+                raise RunSetupError("--camera and --simulate do not go together")
+            camera = load_camera_config(args.camera)
+            if variant is not None and camera.variant != variant:
+                raise RunSetupError(f"{args.camera} is calibrated for {camera.variant}, not {variant}")
+            variant = camera.variant
         if variant is None and args.simulate is None:
             from sensors.config import load_matrix_config
 
@@ -229,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
 
                     Board(v, args.fen)  # raises on a bad FEN
                 header = Header(v.name, ruleset, args.fen, tags,
-                                extra={"source": "matrix", "clock": clock_on,
+                                extra={"source": "camera" if camera else "matrix", "clock": clock_on,
                                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
             paths = RunPaths.for_output(args.out)
     except (RigError, ValueError, OSError) as exc:
@@ -259,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     loop = LiveLoop(engine, journal, paths, [], clock, view=view, screen=screen, health_journal=health_journal,
                     stop=stop, grace_s=args.grace)
-    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
+    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'camera' if camera else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)
     if recovered is not None:
@@ -285,7 +300,16 @@ def run(args: argparse.Namespace) -> int:
         if recovered is not None else None
     expected = last_frame if last_frame is not None else engine.start_board.occupied()
     try:
-        if sim is not None:
+        if camera is not None:
+            from rig.live.sources import CameraSource
+            from vision.capture import open_capture
+            from vision.session import CameraBoard
+
+            scanner = None
+            capture = open_capture(device=args.camera_device, images=args.camera_images, fps=args.camera_fps,
+                                   size=camera.image_size)
+            matrix_source = CameraSource(CameraBoard(camera, header.fen), capture, clock)
+        elif sim is not None:
             source, session, model = sim
             world = build_world(session, clock=clock, start_t=base, faults=tuple(args.fault),
                                 seed=zlib.crc32(str(args.seed).encode()), pinmap=cfg.pins, wiring=cfg.cellmap,
@@ -331,7 +355,8 @@ def run(args: argparse.Namespace) -> int:
         if world is not None:
             world.close()
         try:
-            scanner.close()
+            if scanner is not None:
+                scanner.close()
         except Exception:  # noqa: BLE001
             pass
         journal.close()

@@ -139,13 +139,18 @@ def cmd_record_camera(args) -> int:
     code = 0
     try:
         write(dump_event(header))
+        t_end = None
         with stop_on_signals(stop):
             while not stop.is_set():
                 got = capture.read()
                 if got is None or (args.duration is not None and got[0] > args.duration):
                     break
+                t_end = got[0]
                 for frame in board.feed(*got):
                     write(dump_event(frame))
+        if t_end is not None:
+            for frame in board.finish(t_end):
+                write(dump_event(frame))
     except (RigError, ValueError, OSError) as exc:
         code = _fail("record", exc)
     finally:
