@@ -216,9 +216,14 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
         appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir)
         warnings.append(f"the men's length varies too much over the board (up to {max(men):.2f} times the "
                         "expected) to tell kings from men: is the camera steady and the light even?")
+    # the hand thresholds: above what the two hand-free pictures show
+    floor = [clf.read(img) for img in (empty, start)]
+    occluded_squares = max(0.3, 0.3 + max(r.unexplained for r in floor))
+    hand_squares = max(2, 2 + max(r.foreign for r in floor))
     h, w = empty.shape[:2]
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
-                          agree=agree, hold=hold, king_ratio=round(king_ratio, 3), notes=tuple(warnings))
+                          agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
+                          hand_squares=hand_squares, king_ratio=round(king_ratio, 3), notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)
