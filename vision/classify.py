@@ -79,7 +79,7 @@ class Classifier:
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5,
-                 hue_deg: float = 15.0, hue_shift: float = 0.065, hand_squares: int = 2):
+                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
