@@ -67,7 +67,8 @@ def register(subparsers) -> None:
     cam.add_argument("--camera", metavar="CAM.toml", help="the board is seen by this calibrated camera")
     cam.add_argument("--camera-device", metavar="N|pi", help="/dev/videoN number, or 'pi' (default 0)")
     cam.add_argument("--camera-images", metavar="DIR", help="a recorded picture sequence instead of a camera")
-    cam.add_argument("--camera-fps", type=float, default=5.0, help="pictures a second of --camera-images")
+    cam.add_argument("--camera-fps", type=float, default=5.0, help="pictures a second of --camera-images "
+                     "(played at --speed times real time)")
     sim = p.add_argument_group("simulation (no Pi needed)")
     sim.add_argument("--simulate", metavar="GAME.pdn|random",
                      help="a simulated board: the matrix on mock pins, the clock an emulator on a pty")
@@ -266,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     handler = _logging(paths, args.plain)
     base = 0.0 if recovered is None else round(recovered.last_t + 0.001, 4)
-    speed = args.speed if args.simulate is not None else 1.0
+    speed = args.speed if args.simulate is not None or getattr(args, "camera_images", None) else 1.0
     clock = SessionClock(base, speed, started=args.simulate is None)
     tg = header.tags
     view = RunView(f"{tg.get('White', 'White')} - {tg.get('Black', 'Black')}", engine.board)
