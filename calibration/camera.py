@@ -30,7 +30,7 @@ from vision.grid import BoardGrid, canonical_maps, find_grid
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
 
-ORIENTATION_RULE = {"portuguese": ("right", "FPD 000 1.2"), "brazilian": ("left", "CODEX 004 art. 3"),
+ORIENTATION_RULE = {"portuguese": ("right", "FPD 000 1.2"), "brazilian": ("left", "FMJD 002 2.4, as the CBD plays it"),
                     "international": ("left", "FMJD 002 2.4")}
 CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
