@@ -197,7 +197,7 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
         for c, (cx, cy, cov) in blobs:
             if c == colour:
                 dist.append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
-                es.append(clf.elongation(lab, int(cy // px), int(cx // px), colour))
+                es.append(clf.elongation(lab, int(cy // px), int(cx // px), colour, along=False))
         coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), np.array(es), rcond=None)
         shapes[colour - WHITE] = (coef[0], coef[1], 0.0)
         corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in (0, n * px) for y in (0, n * px)]

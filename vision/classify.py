@@ -251,7 +251,7 @@ class Classifier:
             code = "w" if colour == WHITE else "b"
             conf = max(w, b) / total
             if self.appearance.kings:
-                e = self.elongation(lab, row, col, colour)
+                e = self.elongation(lab, row, col, colour, along=False)
                 ratio = e / self.man_shape(colour, (col + 0.5) * px, (row + 0.5) * px)
                 shape[sq] = ratio
                 if ratio > self.king_ratio:
