@@ -234,9 +234,10 @@ class Classifier:
         hands = self.foreign(light_cells)
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
-        area = float(unexplained.sum()) / (px * px)
-        occluded = area > self.occluded_squares or hands >= self.hand_squares
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
+        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
+        area = float(unexplained.sum() + (cells[~self.dark] == DARK).sum()) / (px * px)
+        occluded = area > self.occluded_squares or hands >= self.hand_squares
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
