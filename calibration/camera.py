@@ -175,45 +175,62 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     probe = Classifier(v.name, px, maps, None)
     cells = probe.cells(e)
     light_ref[~probe.dark] = cells[~probe.dark]
+    full = canonical_maps(grid.corners, px, px // 2)  # with a margin: pieces on edge squares seen whole
     appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False)
-    clf = Classifier(v.name, px, maps, appearance)
+    clf = Classifier(v.name, px, full, appearance)
+    static = clf.label_picture(empty)
+    static = (static == WHITE) | (static == BLACK)  # the frame or a marker in a piece's colour
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, static=static)
+    clf = Classifier(v.name, px, full, appearance)
     # -- a man's elongation over the board, per colour (kings are told against it)
-    lab = clf.labels(s)
+    lab = clf.label_picture(start)
     blobs = []
     for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
         for sq in squares:
             f, r = v.coords(sq)
             blob = clf.blob(lab, n - 1 - r, f, colour)
             if blob is not None:
-                blobs.append((colour, blob))
-    nadir = _nadir([b for _, b in blobs])
-    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir)
-    clf = Classifier(v.name, px, maps, appearance)
+                blobs.append((colour, (n - 1 - r, f), blob))
+    nadir = _nadir([b for _, _, b in blobs])
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir, static=static)
+    clf = Classifier(v.name, px, full, appearance)
     shapes = np.zeros((2, 3))
     warnings: list[str] = []
     low = float("inf")
+    ends = (px // 2, px // 2 + n * px)
+    corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in ends for y in ends]
+    centres_d = np.array([np.hypot(px // 2 + (f + 0.5) * px - nadir[0], px // 2 + (n - r - 0.5) * px - nadir[1])
+                          for f, r in (v.coords(q) for q in range(1, v.squares + 1))])
+    measured = {WHITE: ([], []), BLACK: ([], [])}
+    for c, (row, col), (cx, cy, cov) in blobs:
+        measured[c][0].append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
+        measured[c][1].append(clf.elongation(lab, row, col, c, along=False))
+    # both colours share the parallax of the same height: one slope, each colour its own offset ...
+    d_all = np.concatenate([measured[c][0] for c in (WHITE, BLACK)])
+    e_all = np.concatenate([measured[c][1] for c in (WHITE, BLACK)])
+    side = np.concatenate([np.full(len(measured[c][0]), c == WHITE) for c in (WHITE, BLACK)])
+    joint, *_ = np.linalg.lstsq(np.column_stack([side, ~side, d_all]).astype(float), e_all, rcond=None)
     for colour in (WHITE, BLACK):
-        dist, es = [], []
-        for c, (cx, cy, cov) in blobs:
-            if c == colour:
-                dist.append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
-                es.append(clf.elongation(lab, int(cy // px), int(cx // px), colour, along=False))
-        coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), np.array(es), rcond=None)
+        dist, es = (np.array(x) for x in measured[colour])
+        coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), es, rcond=None)
+        # ... unless the colour's own men, seen over a wider span of distances, fit a line of their own
+        if coef[1] <= 0 or coef[0] + coef[1] * min(corners_d) < MIN_MAN_SHAPE:
+            coef = (joint[0] if colour == WHITE else joint[1], joint[2])
         shapes[colour - WHITE] = (coef[0], coef[1], 0.0)
-        corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in (0, n * px) for y in (0, n * px)]
-        low = min(low, float(coef[0] + coef[1] * min(corners_d)))
+        low = min(low, float(np.percentile(coef[0] + coef[1] * centres_d, 25)))
     kings = low >= MIN_MAN_SHAPE
     if not kings:
-        warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px at the least): "
+        warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px on a quarter "
+                        "of the squares): "
                         "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
-    appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir)
+    appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir, static=static)
     # the king threshold: above every start man's length (a king's stack is twice a man's height)
-    clf = Classifier(v.name, px, maps, appearance)
+    clf = Classifier(v.name, px, full, appearance)
     men = clf.read(start).shape.values()
     king_ratio = max(KING_RATIO, 1.1 * max(men, default=0.0))
     if kings and king_ratio > MAX_KING_RATIO:
         kings = False
-        appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir)
+        appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir, static=static)
         warnings.append(f"the men's length varies too much over the board (up to {max(men):.2f} times the "
                         "expected) to tell kings from men: is the camera steady and the light even?")
     # the hand thresholds: above what the two hand-free pictures show

@@ -50,6 +50,7 @@ class Appearance:
     man_shape: np.ndarray     # (2, 3) white, black: a man's length beyond its width, e0 + k * distance to nadir
     kings: bool = True        # False: the view cannot tell a king from a man (too steep)
     nadir: tuple[float, float] = (0.0, 0.0)  # the point below the camera, canonical pixels
+    static: np.ndarray | None = None  # canonical pixels of a piece's colour on the empty board (frame, markers)
 
 
 @dataclass
@@ -83,6 +84,7 @@ class Classifier:
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
+        self.margin = (maps[0].shape[0] - self.n * px) // 2
         self.appearance = appearance
         self.occluded_squares = occluded_squares
         self.king_ratio = king_ratio
@@ -112,7 +114,19 @@ class Classifier:
     # -- steps ------------------------------------------------------------------------------
 
     def canonical(self, image: np.ndarray) -> np.ndarray:
+        """The top-down view with its margin (``px // 2`` pixels around the board)."""
         return cv2.remap(image, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def inner(self, full: np.ndarray) -> np.ndarray:
+        m = self.margin
+        return full[m:m + self.n * self.px, m:m + self.n * self.px]
+
+    def label_picture(self, image: np.ndarray) -> np.ndarray:
+        """The class of every pixel of a picture's top-down view, margin included."""
+        canon = self.canonical(image)
+        gain = self._gain(self.inner(canon))[0]
+        m = self.margin
+        return self.labels(canon, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
 
     def cells(self, canon: np.ndarray, mean: bool = False):
         """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
@@ -203,10 +217,15 @@ class Classifier:
     def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
         """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
         px = self.px
-        r0, c0 = row * px + px // 2, col * px + px // 2
+        m = self.margin
+        r0, c0 = m + row * px + px // 2, m + col * px + px // 2
         h = int(px * 1.05)
         y0, x0 = max(0, r0 - h), max(0, c0 - h)
-        win = (lab[y0:r0 + h, x0:c0 + h] == colour).astype(np.uint8)
+        win = lab[y0:r0 + h, x0:c0 + h] == colour
+        static = self.appearance.static if self.appearance is not None else None
+        if static is not None and static.shape == lab.shape:
+            win &= ~static[y0:r0 + h, x0:c0 + h]
+        win = win.astype(np.uint8)
         win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
         win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         count, comp = cv2.connectedComponents(win, connectivity=4)
@@ -228,9 +247,11 @@ class Classifier:
         self.lut  # built once, before the first picture is timed
         start = time.perf_counter()
         n, px = self.n, self.px
-        canon = self.canonical(image)
-        gain, light_cells = self._gain(canon)
-        lab = self.labels(canon, gain)
+        full = self.canonical(image)
+        gain, light_cells = self._gain(self.inner(full))
+        m = self.margin
+        lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
+        lab = self.inner(lab_full)
         hands = self.foreign(light_cells)
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
@@ -252,8 +273,8 @@ class Classifier:
             code = "w" if colour == WHITE else "b"
             conf = max(w, b) / total
             if self.appearance.kings:
-                e = self.elongation(lab, row, col, colour, along=False)
-                ratio = e / self.man_shape(colour, (col + 0.5) * px, (row + 0.5) * px)
+                e = self.elongation(lab_full, row, col, colour, along=False)
+                ratio = e / self.man_shape(colour, m + (col + 0.5) * px, m + (row + 0.5) * px)
                 shape[sq] = ratio
                 if ratio > self.king_ratio:
                     code = code.upper()

@@ -15,6 +15,7 @@
     man_shape = [[e0, k, 0], [e0, k, 0]]  # a man's length beyond its width: e0 + k * distance to nadir
     kings = true
     nadir = [x, y]                 # the point below the camera, top-down view pixels
+    static = {shape, bits}         # top-down view pixels of a piece's colour on the empty board (packed)
     [stability]
     agree = 2                      # hand-free frames that must agree before a position is emitted
     hold = 6                       # frames an unexplained position must persist before it is let through
@@ -25,6 +26,7 @@
 
 from __future__ import annotations
 
+import base64
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,7 +74,7 @@ class CameraConfig:
             raise CameraConfigError(f"px must be 8..128 pixels a square, not {self.px!r}")
 
     def classifier(self) -> Classifier:
-        return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px), self.appearance,
+        return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares, king_ratio=self.king_ratio,
                           hand_squares=self.hand_squares)
 
@@ -89,6 +91,9 @@ class CameraConfig:
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "hand_squares": self.hand_squares, "king_ratio": self.king_ratio},
         }
+        if ap.static is not None:
+            d["appearance"]["static"] = {"shape": list(ap.static.shape),
+                                         "bits": base64.b64encode(np.packbits(ap.static).tobytes()).decode()}
         if self.capture:
             d["capture"] = dict(self.capture)
         if self.notes:
@@ -98,9 +103,14 @@ class CameraConfig:
     @classmethod
     def from_dict(cls, d: dict) -> "CameraConfig":
         a, s = d["appearance"], d.get("stability", {})
+        static = None
+        if "static" in a:
+            shape = tuple(int(x) for x in a["static"]["shape"])
+            bits = np.frombuffer(base64.b64decode(a["static"]["bits"]), np.uint8)
+            static = np.unpackbits(bits)[:shape[0] * shape[1]].reshape(shape).astype(bool)
         ap = Appearance(np.array(a["mean"], np.float32), np.array(a["std"], np.float32),
                         np.array(a["light_ref"], np.float32), np.array(a["man_shape"], np.float64),
-                        bool(a.get("kings", True)), tuple(float(x) for x in a.get("nadir", (0.0, 0.0))))
+                        bool(a.get("kings", True)), tuple(float(x) for x in a.get("nadir", (0.0, 0.0))), static)
         if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3) or ap.man_shape.shape != (2, 3):
             raise CameraConfigError("appearance: mean and std must be 4 x 3, man_shape 2 x 3")
         if np.any(ap.std <= 0):

@@ -136,12 +136,13 @@ def find_grid(image: np.ndarray, n: int, marker_size: float, marker_offset: floa
     return grid
 
 
-def canonical_maps(corners: np.ndarray, px: int) -> tuple[np.ndarray, np.ndarray]:
+def canonical_maps(corners: np.ndarray, px: int, margin: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """cv2.remap tables for the top-down view: ``px`` pixels a square, white at the bottom, built cell by
-    cell (bilinear between each square's four measured corners)."""
+    cell (bilinear between each square's four measured corners); ``margin`` pixels around the board
+    (the outer cells extended), so a piece on an edge square is seen whole."""
     n = corners.shape[0] - 1
-    side = n * px
-    u = (np.arange(side) + 0.5) / px
+    side = n * px + 2 * margin
+    u = (np.arange(side) + 0.5 - margin) / px
     x = u[None, :].repeat(side, 0)             # board x of canonical column
     y = n - u[:, None].repeat(side, 1)         # board y of canonical row (top row = black's side)
     i = np.clip(np.floor(x).astype(int), 0, n - 1)
