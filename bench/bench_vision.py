@@ -106,7 +106,11 @@ def main(argv=None) -> int:
                 free_right += r.squares == pic.pieces
             for f in frames:
                 emitted += 1
-                emitted_wrong += f.pieces != pic.pieces
+                if f.pieces != pic.pieces:
+                    emitted_wrong += 1
+                    diff = {s: (pic.pieces.get(s), f.pieces.get(s)) for s in set(pic.pieces) | set(f.pieces)
+                            if pic.pieces.get(s) != f.pieces.get(s)}
+                    print(f"  game {g} picture {i}: emitted a wrong position (truth, emitted): {diff}")
     pct = lambda a, b: 100.0 * a / b if b else float("nan")  # noqa: E731
     t = np.array(ms) if ms else np.zeros(1)
     print(f"bench_vision: {len(configs)} boards calibrated ({cal_fail} failed), {boards} positions, "

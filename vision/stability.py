@@ -98,7 +98,8 @@ class BoardWatcher:
             return []
         if self.board is None:
             self._supersede(reading.t)
-            return [self._emit(pieces)]
+            start = self.start.piece_codes()
+            return [self._emit(start if _colours(pieces) == _colours(start) else pieces)]
         explained = self._explain(pieces)
         if explained is not None:
             self._supersede(reading.t)
