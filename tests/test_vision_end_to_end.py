@@ -78,3 +78,16 @@ def test_record_camera_bad_input(tmp_path, game_dir):
     done = subprocess.run(RIG + ["record", "--camera", str(d / "cam.toml"), "--images", str(tmp_path / "nodir"),
                                  "-o", str(tmp_path / "s.jsonl")], capture_output=True, text=True)
     assert done.returncode == 2 and "nodir" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rig_run_camera_bad_input(tmp_path, game_dir):
+    d, _ = game_dir
+    done = subprocess.run(RIG + ["run", "--camera", str(d / "cam.toml"), "--camera-device", "63", "--no-clock",
+                                 "--plain", "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "/dev/video63" in done.stderr
+    done = subprocess.run(RIG + ["run", "--camera", str(tmp_path / "none.toml"), "--no-clock", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "none.toml" in done.stderr
+    done = subprocess.run(RIG + ["run", "--camera", str(d / "cam.toml"), "--variant", "international", "--no-clock",
+                                 "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "portuguese" in done.stderr

@@ -309,6 +309,9 @@ def run(args: argparse.Namespace) -> int:
             scanner = None
             capture = open_capture(device=args.camera_device, images=args.camera_images, fps=args.camera_fps,
                                    size=camera.image_size)
+            capture.open()
+            if camera.capture and capture.live:
+                capture.lock(camera.capture)  # exposure and white balance as calibrated
             matrix_source = CameraSource(CameraBoard(camera, header.fen), capture, clock)
         elif sim is not None:
             source, session, model = sim

@@ -241,8 +241,8 @@ class SimMatrixSource(MatrixSource):
 
 
 class CameraSource(_Thread):
-    """A calibrated camera (:class:`vision.session.CameraBoard` over a :mod:`vision.capture` backend) on its own
-    thread. Its horizon stays at the first picture of a position not yet agreed on or held back by the rules,
+    """A calibrated camera (:class:`vision.session.CameraBoard` over an opened :mod:`vision.capture` backend) on
+    its own thread. Its horizon stays at the first picture of a position not yet agreed on or held back by the rules,
     so a clock press that comes meanwhile is still journaled after that position's frame. An image
     sequence (tests, demos) is paced by the session clock and ends the source when it runs out."""
 
@@ -255,7 +255,6 @@ class CameraSource(_Thread):
         self.clock = clock
 
     def _run(self) -> None:
-        self.capture.open()
         try:
             base = None
             while not self._stop.is_set():
