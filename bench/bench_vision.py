@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     root = os.path.join(os.path.dirname(__file__), "..")
-    squares = wrong = boards = full = kings = kings_wrong = colour_wrong = 0
+    squares = wrong = boards = full = full_colour = kings = kings_wrong = colour_wrong = 0
     ms: list[float] = []
     cal_fail = 0
     configs = []
@@ -81,6 +81,8 @@ def main(argv=None) -> int:
             wrong += bad
             boards += 1
             full += bad == 0 and not reading.occluded
+            full_colour += not reading.occluded and all(
+                (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             for s, c in pieces.items():
                 if c.isupper():
                     kings += 1
@@ -117,6 +119,7 @@ def main(argv=None) -> int:
           f"{squares} squares, {len(ms)} pictures of 1280x720")
     print(f"  per-square error        {pct(wrong, squares):8.4f} %   (target < 0.05 %; ChessCog 0.23 %)")
     print(f"  boards fully right      {pct(full, boards):8.2f} %   (target >= 99.5 % of hand-free; ChessCog 93.86 %)")
+    print(f"  boards right, occupancy and colour {pct(full_colour, boards):6.2f} %")
     print(f"  occupancy/colour error  {pct(colour_wrong, squares):8.4f} %   (a king read as a man, or back, not counted)")
     print(f"  kings read right        {pct(kings - kings_wrong, kings):8.2f} %   ({kings} kings)")
     print(f"  hands flagged           {pct(hand_flag, hand_n):8.2f} %   ({hand_n} pictures; target >= 99 %)")
