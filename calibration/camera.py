@@ -17,7 +17,7 @@ the starting position.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -36,7 +36,7 @@ CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
 MIN_MAN_SHAPE = 1.2
 KING_RATIO = 1.5      # a king's stack is twice a man's height: 2 against 1, the threshold between
-MAX_KING_RATIO = 1.85  # pixels: below this a man's height cannot be seen, nor a king's
+MAX_KING_RATIO = 1.7  # pixels: below this a man's height cannot be seen, nor a king's
 
 
 @dataclass(frozen=True)
@@ -224,15 +224,16 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
                         "of the squares): "
                         "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
     appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir, static=static)
-    # the king threshold: above every start man's length (a king's stack is twice a man's height)
+    # the king threshold: above most start men's length (a king's stack is twice a man's height)
     clf = Classifier(v.name, px, full, appearance)
-    men = clf.read(start).shape.values()
-    king_ratio = max(KING_RATIO, 1.1 * max(men, default=0.0))
-    if kings and king_ratio > MAX_KING_RATIO:
+    men = list(clf.read(start).shape.values()) or [1.0]
+    spread = float(np.percentile(men, 90))
+    king_ratio = min(MAX_KING_RATIO, max(KING_RATIO, 1.15 * spread))
+    if kings and 1.15 * spread > MAX_KING_RATIO:
         kings = False
         appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir, static=static)
-        warnings.append(f"the men's length varies too much over the board (up to {max(men):.2f} times the "
-                        "expected) to tell kings from men: is the camera steady and the light even?")
+        warnings.append(f"the men's length varies too much over the board (a tenth of them {spread:.2f} times "
+                        "the expected or more) to tell kings from men: is the camera steady and the light even?")
     # the hand thresholds: above what the two hand-free pictures show
     floor = [clf.read(img) for img in (empty, start)]
     occluded_squares = max(0.3, 0.3 + max(r.unexplained for r in floor))
@@ -245,10 +246,16 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)
     want = {s_: "w" for s_ in v.white_start} | {s_: "b" for s_ in v.black_start}
-    if got_start.squares != want or got_empty.squares or got_start.occluded or got_empty.occluded:
-        wrong = sorted(set(got_start.squares.items()) ^ set(want.items()))
+    seen = {s_: c.lower() for s_, c in got_start.squares.items()}
+    if seen != want or got_empty.squares or got_start.occluded or got_empty.occluded:
+        wrong = sorted(set(seen.items()) ^ set(want.items()))
         raise CameraCalibrationError("the calibrated view does not read the pictures back (start: "
                                      f"{len(wrong)} squares differ, {wrong[:4]}; empty: {len(got_empty.squares)} "
                                      f"pieces seen; seen as a hand: start {got_start.occluded}, empty "
                                      f"{got_empty.occluded}); is the light even and nothing in the way?")
+    stacked = sorted(s_ for s_, c in got_start.squares.items() if c.isupper())
+    if stacked:
+        warnings.append(f"{len(stacked)} of the start men look like kings ({', '.join(map(str, stacked))}): "
+                        "a king is told less surely where the view shows a man's height little")
+        config = replace(config, notes=config.notes + (warnings[-1],))
     return CalibrationReport(config, _side_of(grid.corners), tuple(warnings))
