@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     root = os.path.join(os.path.dirname(__file__), "..")
-    squares = wrong = boards = full = full_colour = kings = kings_wrong = colour_wrong = 0
+    squares = wrong = boards = full = full_colour = kings = kings_wrong = colour_wrong = positions_flagged = 0
     ms: list[float] = []
     cal_fail = 0
     configs = []
@@ -81,6 +81,7 @@ def main(argv=None) -> int:
             wrong += bad
             boards += 1
             full += bad == 0 and not reading.occluded
+            positions_flagged += reading.occluded
             full_colour += not reading.occluded and all(
                 (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             for s, c in pieces.items():
@@ -123,6 +124,7 @@ def main(argv=None) -> int:
     print(f"  occupancy/colour error  {pct(colour_wrong, squares):8.4f} %   (a king read as a man, or back, not counted)")
     print(f"  kings read right        {pct(kings - kings_wrong, kings):8.2f} %   ({kings} kings)")
     print(f"  hands flagged           {pct(hand_flag, hand_n):8.2f} %   ({hand_n} pictures; target >= 99 %)")
+    print(f"  still positions flagged {pct(positions_flagged, boards):8.2f} %   (no hand; hard light)")
     print(f"  hand-free flagged       {pct(free_flag, free_n):8.2f} %   ({free_n} pictures; target < 1 %)")
     print(f"  hand-free fully right   {pct(free_right, free_n):8.2f} %   (game pictures)")
     print(f"  positions emitted       {emitted:8d}     wrong: {emitted_wrong} (target 0)")

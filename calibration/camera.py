@@ -36,7 +36,8 @@ CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
 MIN_MAN_SHAPE = 1.2
 KING_RATIO = 1.5      # a king's stack is twice a man's height: 2 against 1, the threshold between
-MAX_KING_RATIO = 1.7  # pixels: below this a man's height cannot be seen, nor a king's
+MAX_KING_RATIO = 1.7
+OCCLUDED_SQUARES = 0.5  # board area like nothing learned that is a hand (glare and a shadow band stay under it)  # pixels: below this a man's height cannot be seen, nor a king's
 
 
 @dataclass(frozen=True)
@@ -236,12 +237,14 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
                         "the expected or more) to tell kings from men: is the camera steady and the light even?")
     # the hand thresholds: above what the two hand-free pictures show
     floor = [clf.read(img) for img in (empty, start)]
-    occluded_squares = max(0.3, 0.3 + max(r.unexplained for r in floor))
+    occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
+    dark_on_light = max(0.2, 0.15 + max(r.dark_on_light for r in floor))
     h, w = empty.shape[:2]
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
-                          hand_squares=hand_squares, king_ratio=round(king_ratio, 3), notes=tuple(warnings))
+                          hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
+                          king_ratio=round(king_ratio, 3), notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)

@@ -62,6 +62,7 @@ class Reading:
     occluded: bool
     unexplained: float = 0.0         # area of the board like nothing learned, in squares
     foreign: int = 0                 # light squares of a hue they never have (skin)
+    dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
     ms: float = 0.0
     t: float = 0.0
     shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
@@ -80,7 +81,8 @@ class Classifier:
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5,
-                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2):
+                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
+                 dark_on_light: float = 0.2):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
@@ -106,6 +108,7 @@ class Classifier:
                     neighbours.append(((row, col), tuple(zip(*nb))))
         self._neighbours = neighbours
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
+        self.dark_on_light = dark_on_light
         if appearance is not None:
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
@@ -257,8 +260,10 @@ class Classifier:
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
         # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
-        area = float(unexplained.sum() + (cells[~self.dark] == DARK).sum()) / (px * px)
-        occluded = area > self.occluded_squares or hands >= self.hand_squares
+        dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
+        area = float(unexplained.sum()) / (px * px) + dark_on_light
+        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
+                    or hands >= self.hand_squares)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
@@ -281,4 +286,5 @@ class Classifier:
                 conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
             squares[sq] = code
             confidence[sq] = conf
-        return Reading(squares, confidence, occluded, area, hands, (time.perf_counter() - start) * 1000, t, shape)
+        return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
+                       t, shape)

@@ -21,6 +21,7 @@
     hold = 6                       # frames an unexplained position must persist before it is let through
     occluded_squares = 0.3         # board area like nothing learned (squares) that means a hand
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
+    dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
@@ -57,6 +58,7 @@ class CameraConfig:
     hold: int = 6
     occluded_squares: float = 0.3
     hand_squares: int = 2
+    dark_on_light: float = 0.2
     king_ratio: float = 1.5
     capture: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
@@ -76,7 +78,7 @@ class CameraConfig:
     def classifier(self) -> Classifier:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares, king_ratio=self.king_ratio,
-                          hand_squares=self.hand_squares)
+                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light)
 
     def to_dict(self) -> dict:
         ap = self.appearance
@@ -89,7 +91,8 @@ class CameraConfig:
                            "man_shape": np.round(ap.man_shape, 5).tolist(), "kings": ap.kings,
                            "nadir": [round(ap.nadir[0], 3), round(ap.nadir[1], 3)]},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
-                          "hand_squares": self.hand_squares, "king_ratio": self.king_ratio},
+                          "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
+                          "king_ratio": self.king_ratio},
         }
         if ap.static is not None:
             d["appearance"]["static"] = {"shape": list(ap.static.shape),
@@ -120,7 +123,8 @@ class CameraConfig:
                    image_size=tuple(d.get("image_size", (1280, 720))), marker_size=float(d.get("marker_size", 0.9)),
                    marker_offset=float(d.get("marker_offset", 0.65)), agree=s.get("agree", 2), hold=s.get("hold", 6),
                    occluded_squares=float(s.get("occluded_squares", 0.3)),
-                   hand_squares=int(s.get("hand_squares", 2)), king_ratio=float(s.get("king_ratio", 1.5)),
+                   hand_squares=int(s.get("hand_squares", 2)),
+                   dark_on_light=float(s.get("dark_on_light", 0.2)), king_ratio=float(s.get("king_ratio", 1.5)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
 
 
