@@ -19,7 +19,7 @@
     [stability]
     agree = 2                      # hand-free frames that must agree before a position is emitted
     hold = 6                       # frames an unexplained position must persist before it is let through
-    occluded_squares = 0.3         # board area like nothing learned (squares) that means a hand
+    occluded_squares = 0.5         # board area like nothing learned (squares) that means a hand
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
     [capture]                      # exposure and white balance locked after calibration (picamera2)
