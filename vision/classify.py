@@ -80,7 +80,7 @@ class Classifier:
     """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
-                 *, occluded_squares: float = 0.3, king_ratio: float = 1.5, min_man_shape: float = 1.5,
+                 *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
                  hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
                  dark_on_light: float = 0.2):
         self.variant = v = get_variant(variant)

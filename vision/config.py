@@ -56,7 +56,7 @@ class CameraConfig:
     marker_offset: float = 0.65
     agree: int = 2
     hold: int = 6
-    occluded_squares: float = 0.3
+    occluded_squares: float = 0.5
     hand_squares: int = 2
     dark_on_light: float = 0.2
     king_ratio: float = 1.5
@@ -122,7 +122,7 @@ class CameraConfig:
                    corners=np.array(d["corners"], np.float64), appearance=ap, method=d.get("method", "markers"),
                    image_size=tuple(d.get("image_size", (1280, 720))), marker_size=float(d.get("marker_size", 0.9)),
                    marker_offset=float(d.get("marker_offset", 0.65)), agree=s.get("agree", 2), hold=s.get("hold", 6),
-                   occluded_squares=float(s.get("occluded_squares", 0.3)),
+                   occluded_squares=float(s.get("occluded_squares", 0.5)),
                    hand_squares=int(s.get("hand_squares", 2)),
                    dark_on_light=float(s.get("dark_on_light", 0.2)), king_ratio=float(s.get("king_ratio", 1.5)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
