@@ -87,3 +87,41 @@ def test_watcher_captures_with_pieces_still_standing_and_arbiter():
     w.set_position("B:W5:B30", 3.5)
     assert w.log[-1].fate == "arbiter"
     assert w.feed(_reading(odd, 4.0))[0].pieces == odd
+
+
+def test_camera_source_takes_the_arbiters_position():
+    from rig.live.sources import CameraSource, Inbox
+    from rig.session import ArbiterEvent
+
+    start = {14: "w", 18: "b", 27: "b"}
+    odd = {5: "w", 30: "b"}
+
+    class Readings:  # what CameraSource needs of a CameraBoard: a watcher, feed, pending_since
+        def __init__(self):
+            self.watcher = BoardWatcher("portuguese", "W:W14:B18,27", agree=1, hold=50)
+            self.watcher.feed(_reading(start, 0.0))
+            self.pending_since = None
+
+        def feed(self, t, pieces):
+            return self.watcher.feed(_reading(pieces, t))
+
+    class Sequence:  # a recorded sequence of (t, what the camera read)
+        live = False
+
+        def __init__(self, items):
+            self.items = list(items)
+
+        def read(self):
+            return self.items.pop(0) if self.items else None
+
+        def close(self):
+            pass
+
+    board = Readings()
+    source = CameraSource(board, Sequence([(0.0, odd), (0.01, odd)]), clock=lambda: 100.0)
+    source.on_event(None, ArbiterEvent(1.0, "set-position", fen="B:W5:B30"))
+    inbox = Inbox()
+    source.start(inbox)
+    source._thread.join(5)
+    assert [item.payload.pieces for item in inbox.get(0.1)] == [odd]
+    assert board.watcher.log == []  # nothing held back: the arbiter's position explains it

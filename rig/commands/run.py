@@ -329,6 +329,8 @@ def run(args: argparse.Namespace) -> int:
                                     clock=clock, t0=0.0, expected_start=expected)
             matrix_source = MatrixSource(scanner, clock)
         sources = [matrix_source]
+        if camera is not None:
+            loop.sinks.add(matrix_source)  # the arbiter's set-position reaches the camera's rules
         if clock_on:
             sources.append(ClockSource(_clock_factory(args, world, clock), clock))
         loop.sources = sources

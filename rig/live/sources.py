@@ -244,7 +244,8 @@ class CameraSource(_Thread):
     """A calibrated camera (:class:`vision.session.CameraBoard` over an opened :mod:`vision.capture` backend) on
     its own thread. Its horizon stays at the first picture of a position not yet agreed on or held back by the rules,
     so a clock press that comes meanwhile is still journaled after that position's frame. An image
-    sequence (tests, demos) is paced by the session clock and ends the source when it runs out."""
+    sequence (tests, demos) is paced by the session clock and ends the source when it runs out.
+    It is also a sink of the loop: an arbiter's ``set-position`` releases what the rules held back."""
 
     name = "camera"
 
@@ -253,6 +254,20 @@ class CameraSource(_Thread):
         self.board = board
         self.capture = capture
         self.clock = clock
+        self._arbiter: "queue.Queue[tuple[str, float]]" = queue.Queue()
+
+    def on_event(self, loop: Any, ev: Any) -> None:
+        """Sink hook (the loop's thread): an arbiter's position reaches the camera's rules."""
+        if getattr(ev, "action", None) == "set-position" and getattr(ev, "fen", None):
+            self._arbiter.put((ev.fen, ev.t))
+
+    def _take_arbiter(self) -> None:
+        while True:
+            try:
+                fen, t = self._arbiter.get_nowait()
+            except queue.Empty:
+                return
+            self.board.watcher.set_position(fen, t)
 
     def _run(self) -> None:
         try:
@@ -269,6 +284,7 @@ class CameraSource(_Thread):
                     while not self._stop.is_set() and self.clock() < t:
                         self._stop.wait(0.005)
                 assert self.inbox is not None
+                self._take_arbiter()
                 for frame in self.board.feed(t, got[1]):
                     self.inbox.put(frame.t, "event", frame, self.name)
                 pending = self.board.pending_since
