@@ -64,6 +64,7 @@ def test_rig_vision_read(tmp_path):
     got = json.loads((tmp_path / "out" / "000000.json").read_text())
     assert {int(k): v.lower() for k, v in got["squares"].items()} == pieces
     assert got["occluded"] is False and got["ms"] > 0
+    assert len(got["confidence"]) == 32 and all(0 <= c <= 1 for c in got["confidence"].values())
     start_read = json.loads((tmp_path / "out" / "000001.json").read_text())
     assert len(start_read["squares"]) == 24
     # bad input: exit 2 naming it

@@ -73,7 +73,8 @@ class Reading:
 
     def to_json(self) -> dict:
         return {"squares": {str(k): v for k, v in sorted(self.squares.items())}, "occluded": self.occluded,
-                "ms": round(self.ms, 3)}
+                "ms": round(self.ms, 3),
+                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())}}
 
 
 class Classifier:
