@@ -203,6 +203,15 @@ class Classifier:
         nx, ny = self.appearance.nadir
         return max(self.min_man_shape, e0 + k * float(np.hypot(x - nx, y - ny)))
 
+    def stack(self, colour: int, x: float, y: float, e: float) -> float:
+        """How many men high the piece measuring ``e`` at (x, y) is: 1 for a man, 2 for a king. Each man
+        of the stack adds the same parallax (``k`` times the distance from the nadir) to the blob's
+        length; what a blob shows without height (``e0``) is not counted."""
+        e0, k, _ = self.appearance.man_shape[colour - WHITE]
+        nx, ny = self.appearance.nadir
+        one = max(self.min_man_shape, k * float(np.hypot(x - nx, y - ny)))
+        return max(0.0, e - e0) / one
+
     def elongation(self, lab: np.ndarray, row: int, col: int, colour: int, along: bool = True) -> float:
         """The piece's length minus its width (pixels) away from the camera (``along``), or along its own
         longest axis."""
@@ -280,7 +289,7 @@ class Classifier:
             conf = max(w, b) / total
             if self.appearance.kings:
                 e = self.elongation(lab_full, row, col, colour, along=False)
-                ratio = e / self.man_shape(colour, m + (col + 0.5) * px, m + (row + 0.5) * px)
+                ratio = self.stack(colour, m + (col + 0.5) * px, m + (row + 0.5) * px, e)
                 shape[sq] = ratio
                 if ratio > self.king_ratio:
                     code = code.upper()
