@@ -50,6 +50,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=3)
     ap.add_argument("--plies", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("-v", "--verbose", action="store_true", help="name every hand missed or seen where none is")
     args = ap.parse_args(argv)
     root = os.path.join(os.path.dirname(__file__), "..")
     squares = wrong = boards = full = full_colour = kings = kings_wrong = colour_wrong = positions_flagged = 0
@@ -100,12 +101,18 @@ def main(argv=None) -> int:
             frames = board.feed(i / 5.0, img)
             r = board.last
             ms.append(r.ms)
+            cues = (f"unexplained {r.unexplained:.2f}/{config.occluded_squares}, dark on light "
+                    f"{r.dark_on_light:.2f}/{config.dark_on_light}, hue {r.foreign}/{config.hand_squares}")
             if hidden >= HIDDEN:
                 hand_n += 1
                 hand_flag += r.occluded
+                if args.verbose and not r.occluded:
+                    print(f"  game {g} picture {i}: hand missed (hides {hidden:.2f} squares; {cues})")
             elif hidden == 0:
                 free_n += 1
                 free_flag += r.occluded
+                if args.verbose and r.occluded:
+                    print(f"  game {g} picture {i}: a hand seen where none is ({cues})")
                 free_right += r.squares == pic.pieces
             for f in frames:
                 emitted += 1

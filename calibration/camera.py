@@ -239,7 +239,7 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     floor = [clf.read(img) for img in (empty, start)]
     occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
-    dark_on_light = max(0.2, 0.15 + max(r.dark_on_light for r in floor))
+    dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
     h, w = empty.shape[:2]
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),

@@ -26,6 +26,7 @@ __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
 CLASSES = ("light", "dark", "white", "black")
 LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
+LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the board is not just lit otherwise
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
@@ -156,6 +157,7 @@ class Classifier:
         glob = float(np.median(lum[light]))
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
         tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
@@ -272,8 +274,10 @@ class Classifier:
         # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
         dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
         area = float(unexplained.sum()) / (px * px) + dark_on_light
+        # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
+        covered = self._light_change > LIGHT_CHANGE
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares)
+                    or hands >= self.hand_squares or covered)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}

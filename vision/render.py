@@ -216,7 +216,11 @@ def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
     if hand.carrying:
         _draw_piece(img, proj, *w(0, 0.7)[:2], hand.carrying, z0=max(0.0, hand.z - 0.45))
     wrist = w(0, -0.9)
-    far = (wrist[0] - sa * hand.side_y * 0, y + hand.side_y * (n + 6), hand.z + 3.0)
+    far = (wrist[0], y + hand.side_y * (n + 6), hand.z + 3.0)
+    for _ in range(20):  # the arm ends before it would pass behind the camera
+        if float(((np.array(far) - proj.C) @ proj.R.T)[2]) > 0.5:
+            break
+        far = tuple((np.array(far) + np.array(wrist)) / 2)
     arm = np.array([[wrist[0] - 0.55, wrist[1], wrist[2]], [wrist[0] + 0.55, wrist[1], wrist[2]],
                     [far[0] + 0.8, far[1], far[2]], [far[0] - 0.8, far[1], far[2]]])
     pts = proj(arm)
