@@ -7,6 +7,7 @@
     image_size = [1280, 720]
     marker_size = 0.9              # squares (docs/camera.md)
     marker_offset = 0.65
+    homography = [[...], ...]      # board plane (squares, white's frame) -> picture, fitted to the corners
     corners = [[[x, y], ...], ...] # (n+1) x (n+1) square corners in the picture, white's frame
     [appearance]                   # learned from the empty board and the start position
     mean = [[...], ...]            # light square, empty dark square, white piece, black piece
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import tomli_w
 
@@ -75,6 +77,14 @@ class CameraConfig:
         if not 8 <= self.px <= 128:
             raise CameraConfigError(f"px must be 8..128 pixels a square, not {self.px!r}")
 
+    def homography(self) -> np.ndarray:
+        """The board plane (squares, white's frame) -> picture homography fitted to the measured corners
+        (the corners themselves follow lens distortion; the homography is the undistorted summary)."""
+        n = self.corners.shape[0] - 1
+        board = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij"), axis=2).reshape(-1, 2)
+        H, _ = cv2.findHomography(board.astype(np.float64), self.corners.reshape(-1, 2), 0)
+        return H
+
     def classifier(self) -> Classifier:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares, king_ratio=self.king_ratio,
@@ -85,6 +95,7 @@ class CameraConfig:
         d: dict[str, Any] = {
             "variant": self.variant, "px": self.px, "method": self.method, "image_size": list(self.image_size),
             "marker_size": self.marker_size, "marker_offset": self.marker_offset,
+            "homography": np.round(self.homography(), 8).tolist(),
             "corners": np.round(self.corners, 3).tolist(),
             "appearance": {"mean": np.round(ap.mean, 5).tolist(), "std": np.round(ap.std, 5).tolist(),
                            "light_ref": np.round(ap.light_ref, 2).tolist(),
