@@ -27,7 +27,8 @@ __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 CLASSES = ("light", "dark", "white", "black")
 LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
 LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the board is not just lit otherwise
-UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
+UNEXPLAINED_D2 = 18.0
+GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry  # squared normalised distance beyond which a pixel is like no class
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -185,10 +186,19 @@ class Classifier:
             ap = self.appearance
             q = (np.arange(64) * 4 + 2).astype(np.uint8)
             b, g, r = np.meshgrid(q, q, q, indexing="ij")
-            f = features(np.stack([b, g, r], axis=-1).reshape(-1, 1, 3))[:, 0]
+            colours = np.stack([b, g, r], axis=-1).reshape(-1, 1, 3).astype(np.float32)
+            f = features(colours)[:, 0]
             d = (((f[:, None, :] - ap.mean) / ap.std) ** 2).sum(-1)
             lut = d.argmin(-1).astype(np.uint8)
-            lut[d.min(-1) > UNEXPLAINED_D2] = UNEXPLAINED
+            lost = d.min(-1) > UNEXPLAINED_D2
+            for glare in GLARE_STEPS:  # glare adds white: a colour like none may be one under glare
+                f = features(np.clip(colours[lost] - glare, 0, 255))[:, 0]
+                dg = (((f[:, None, :] - ap.mean) / ap.std) ** 2).sum(-1)
+                found = dg.min(-1) <= UNEXPLAINED_D2
+                idx = np.nonzero(lost)[0][found]
+                lut[idx] = dg[found].argmin(-1)
+                lost[idx] = False
+            lut[lost] = UNEXPLAINED
             self._lut = lut
         return self._lut
 
