@@ -1,8 +1,10 @@
-"""Camera source (for boards without reed switches): not built yet.
+"""The camera: positions of a board without reed switches, from an overhead camera (docs/camera.md).
 
-The session format already carries what a camera would add (``frame.pieces``:
-``w``/``W``/``b``/``B`` per occupied square) and the reconstruction engine uses
-it (colours, kings, ``uncrowned-king-moved``); this package will hold the
-capture backends (picamera2, V4L2), the board/square detection and the
-simulated backend on synthetic images.
+- :mod:`vision.grid` — the board in the picture (ArUco markers or the squares), the top-down view;
+- :mod:`vision.classify` — every playable square empty / w / W / b / B with a confidence, and hands;
+- :mod:`vision.stability` — from readings to positions: agreement, hands, what the rules allow;
+- :mod:`vision.session` — pictures in, session frames out (``rig record --camera``, ``rig run --camera``);
+- :mod:`vision.capture` — picamera2, V4L2 and image-sequence backends;
+- :mod:`vision.config` — the camera config file; :mod:`calibration.camera` writes it;
+- :mod:`vision.render`, :mod:`vision.testset` — the rendered test set (tests and bench/bench_vision.py).
 """

@@ -73,6 +73,10 @@ def _demo_timeline(variant):
 
 
 def cmd_record(args) -> int:
+    if getattr(args, "camera", None):
+        from rig.commands.vision import cmd_record_camera
+
+        return cmd_record_camera(args)
     from sensors.matrix import MatrixScanner
     from sensors.simmatrix import SimClock
 
@@ -248,6 +252,9 @@ def register(sub) -> None:
     p.add_argument("--simulate", nargs="?", const="", metavar="SESSION",
                    help="record a simulated matrix following SESSION's frames (default: a short demo)")
     _sim_options(p)
+    from rig.commands.vision import add_record_options
+
+    add_record_options(p)
     p.set_defaults(func=cmd_record)
 
     p = sub.add_parser("doctor", help="check the matrix wiring and every switch, live or from a recording")
@@ -270,3 +277,6 @@ def register(sub) -> None:
     p.add_argument("--simulate", action="store_true", help="calibrate a simulated matrix with scripted hands")
     _sim_options(p)
     p.set_defaults(func=cmd_calibrate_matrix)
+    from rig.commands.vision import add_calibrate_parser
+
+    add_calibrate_parser(targets)

@@ -69,6 +69,12 @@ def register(subparsers) -> None:
     web.add_argument("--listen", metavar="HOST:PORT", help="serve the board's pages (/, /overlay, /arbiter, "
                      "/game.pdn, /api/game, /events) on this address, e.g. 0.0.0.0:8080")
     web.add_argument("--web-config", metavar="web.toml", help="TOML with a [web] table: arbiter_token, limits")
+    cam = p.add_argument_group("camera (instead of the matrix; docs/camera.md)")
+    cam.add_argument("--camera", metavar="CAM.toml", help="the board is seen by this calibrated camera")
+    cam.add_argument("--camera-device", metavar="N|pi", help="/dev/videoN number, or 'pi' (default 0)")
+    cam.add_argument("--camera-images", metavar="DIR", help="a recorded picture sequence instead of a camera")
+    cam.add_argument("--camera-fps", type=float, default=5.0, help="pictures a second of --camera-images "
+                     "(played at --speed times real time)")
     sim = p.add_argument_group("simulation (no Pi needed)")
     sim.add_argument("--simulate", metavar="GAME.pdn|random",
                      help="a simulated board: the matrix on mock pins, the clock an emulator on a pty")
@@ -225,6 +231,16 @@ def run(args: argparse.Namespace) -> int:
         else:
             variant = get_variant(args.variant).name if args.variant else None
             clock_on = _has_clock(args)
+        camera = None
+        if getattr(args, "camera", None):
+            from vision.config import load_camera_config
+
+            if args.simulate is not None:
+                raise RunSetupError("--camera and --simulate do not go together")
+            camera = load_camera_config(args.camera)
+            if variant is not None and camera.variant != variant:
+                raise RunSetupError(f"{args.camera} is calibrated for {camera.variant}, not {variant}")
+            variant = camera.variant
         if variant is None and args.simulate is None:
             from sensors.config import load_matrix_config
 
@@ -251,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
 
                     Board(v, args.fen)  # raises on a bad FEN
                 header = Header(v.name, ruleset, args.fen, tags,
-                                extra={"source": "matrix", "clock": clock_on,
+                                extra={"source": "camera" if camera else "matrix", "clock": clock_on,
                                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
             paths = RunPaths.for_output(args.out)
     except (RigError, ValueError, OSError) as exc:
@@ -288,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     handler = _logging(paths, args.plain)
     base = 0.0 if recovered is None else round(recovered.last_t + 0.001, 4)
-    speed = args.speed if args.simulate is not None else 1.0
+    speed = args.speed if args.simulate is not None or getattr(args, "camera_images", None) else 1.0
     clock = SessionClock(base, speed, started=args.simulate is None)
     tg = header.tags
     view = RunView(f"{tg.get('White', 'White')} - {tg.get('Black', 'Black')}", engine.board)
@@ -309,7 +325,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if publisher is not None:
         loop.sinks.add(publisher)
-    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'matrix'}"
+    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'camera' if camera else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)
     if recovered is not None:
@@ -335,7 +351,19 @@ def run(args: argparse.Namespace) -> int:
         if recovered is not None else None
     expected = last_frame if last_frame is not None else engine.start_board.occupied()
     try:
-        if sim is not None:
+        if camera is not None:
+            from rig.live.sources import CameraSource
+            from vision.capture import open_capture
+            from vision.session import CameraBoard
+
+            scanner = None
+            capture = open_capture(device=args.camera_device, images=args.camera_images, fps=args.camera_fps,
+                                   size=camera.image_size)
+            capture.open()
+            if camera.capture and capture.live:
+                capture.lock(camera.capture)  # exposure and white balance as calibrated
+            matrix_source = CameraSource(CameraBoard(camera, header.fen), capture, clock)
+        elif sim is not None:
             source, session, model = sim
             world = build_world(session, clock=clock, start_t=base, faults=tuple(args.fault),
                                 seed=zlib.crc32(str(args.seed).encode()), pinmap=cfg.pins, wiring=cfg.cellmap,
@@ -352,6 +380,8 @@ def run(args: argparse.Namespace) -> int:
                                     clock=clock, t0=0.0, expected_start=expected, settle_s=cfg.settle_us * 1e-6)
             matrix_source = MatrixSource(scanner, clock)
         sources = [matrix_source]
+        if camera is not None:
+            loop.sinks.add(matrix_source)  # the arbiter's set-position reaches the camera's rules
         if clock_on:
             sources.append(ClockSource(_clock_factory(args, world, clock), clock))
         loop.sources = sources
@@ -386,7 +416,8 @@ def run(args: argparse.Namespace) -> int:
         if world is not None:
             world.close()
         try:
-            scanner.close()
+            if scanner is not None:
+                scanner.close()
         except Exception:  # noqa: BLE001
             pass
         journal.close()

@@ -24,7 +24,7 @@ from typing import Any, Callable, Protocol
 from sensors.clock import ClockDevice, ClockSignal, Times, to_session_event
 from rig.session import ClockEvent, Frame
 
-__all__ = ["SessionClock", "Item", "Inbox", "Source", "MatrixSource", "SimMatrixSource", "ClockSource"]
+__all__ = ["SessionClock", "Item", "Inbox", "Source", "MatrixSource", "SimMatrixSource", "ClockSource", "CameraSource"]
 
 log = logging.getLogger(__name__)
 
@@ -238,6 +238,60 @@ class SimMatrixSource(MatrixSource):
                     k = max(k, math.ceil((skip_to - start) / period - 1e-9))
                 self._horizon = start + k * period - 1e-6
             self._stop.wait(0.002)
+
+
+class CameraSource(_Thread):
+    """A calibrated camera (:class:`vision.session.CameraBoard` over an opened :mod:`vision.capture` backend) on
+    its own thread. Its horizon stays at the first picture of a position not yet agreed on or held back by the rules,
+    so a clock press that comes meanwhile is still journaled after that position's frame. An image
+    sequence (tests, demos) is paced by the session clock and ends the source when it runs out.
+    It is also a sink of the loop: an arbiter's ``set-position`` releases what the rules held back."""
+
+    name = "camera"
+
+    def __init__(self, board: Any, capture: Any, clock: Callable[[], float]):
+        super().__init__()
+        self.board = board
+        self.capture = capture
+        self.clock = clock
+        self._arbiter: "queue.Queue[tuple[str, float]]" = queue.Queue()
+
+    def on_event(self, loop: Any, ev: Any) -> None:
+        """Sink hook (the loop's thread): an arbiter's position reaches the camera's rules."""
+        if getattr(ev, "action", None) == "set-position" and getattr(ev, "fen", None):
+            self._arbiter.put((ev.fen, ev.t))
+
+    def _take_arbiter(self) -> None:
+        while True:
+            try:
+                fen, t = self._arbiter.get_nowait()
+            except queue.Empty:
+                return
+            self.board.watcher.set_position(fen, t)
+
+    def _run(self) -> None:
+        try:
+            base = None
+            while not self._stop.is_set():
+                got = self.capture.read()
+                if got is None:
+                    return
+                if getattr(self.capture, "live", True):
+                    t = self.clock()
+                else:  # a recorded sequence: its own times, from now
+                    base = self.clock() if base is None else base
+                    t = base + got[0]
+                    while not self._stop.is_set() and self.clock() < t:
+                        self._stop.wait(0.005)
+                assert self.inbox is not None
+                self._take_arbiter()
+                for frame in self.board.feed(t, got[1]):
+                    self.inbox.put(frame.t, "event", frame, self.name)
+                pending = self.board.pending_since
+                self._horizon = t if pending is None else min(t, pending - 1e-6)
+                self.inbox.wake.set()
+        finally:
+            self.capture.close()
 
 
 class ClockSource:

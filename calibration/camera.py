@@ -1,0 +1,267 @@
+"""``rig calibrate camera``: learn the camera's view of the board from two pictures, the empty board and
+the starting position.
+
+1. The board: the four corner markers when they are there, else the empty board's own squares
+   (:mod:`vision.grid`); every square corner is measured, so lens distortion is followed.
+2. White's side: with markers, marker 0 is white's bottom-left. From the squares alone the grid is known
+   up to a quarter turn: the start picture settles it (the pieces fill the rows nearest each player,
+   white's are the light ones).
+3. The orientation the variant requires (the dark corner square at each player's bottom right for the
+   Portuguese game, FPD 000 1.2; bottom left for the Brazilian and international, FMJD 002 2.4): a board
+   turned a quarter, or a start position that is not the variant's, is ``wrong-setup`` (FPD 000 7.2,
+   CODEX 004 art. 44) and nothing is saved.
+4. The appearance of a light square, an empty dark square and each colour's pieces; the light squares'
+   colours as the light reference; a man's elongation over the board (the measure that tells kings).
+5. A check: the start picture must read back as the start position, the empty board as empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from rig.variants import get_variant
+from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, FLOOR, features
+from vision.config import CameraConfig
+from vision.errors import CameraCalibrationError
+from vision.grid import BoardGrid, canonical_maps, find_grid
+
+__all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
+
+ORIENTATION_RULE = {"portuguese": ("right", "FPD 000 1.2"), "brazilian": ("left", "FMJD 002 2.4, as the CBD plays it"),
+                    "international": ("left", "FMJD 002 2.4")}
+CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
+CHANGED = 3.0
+MIN_MAN_SHAPE = 1.2
+KING_RATIO = 1.5      # a king's stack is twice a man's height: 2 against 1, the threshold between
+MAX_KING_RATIO = 1.7
+#: board area (in squares) like nothing learned that is a hand (glare and a shadow band stay under it)
+OCCLUDED_SQUARES = 0.5
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    config: CameraConfig
+    white_side: str              # where white sits in the picture: bottom, left, top, right
+    warnings: tuple[str, ...]
+
+
+def _side_of(corners: np.ndarray) -> str:
+    """Where white's side of the board is in the picture (the direction from the centre to the middle of
+    white's first rank)."""
+    n = corners.shape[0] - 1
+    centre = corners[n // 2, n // 2]
+    d = corners[n // 2, 0] - centre
+    if abs(d[0]) > abs(d[1]):
+        return "right" if d[0] > 0 else "left"
+    return "bottom" if d[1] > 0 else "top"
+
+
+def _disc(px: int, radius: float) -> np.ndarray:
+    c = (np.arange(px) + 0.5 - px / 2) / px
+    return np.hypot(c[:, None], c[None, :]) < radius
+
+
+def _cell_pixels(img: np.ndarray, n: int, px: int, row: int, col: int, mask: np.ndarray) -> np.ndarray:
+    return img[row * px:(row + 1) * px, col * px:(col + 1) * px][mask]
+
+
+def _change(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per pixel, how different two pictures are in brightness and colour (in units of a shadow's change)."""
+    d = (features(a) - features(b)) / CHANGE_SCALE
+    return np.sqrt((d * d).sum(-1))
+
+
+def _orient(grid: BoardGrid, empty: np.ndarray, start: np.ndarray, px: int) -> tuple[BoardGrid, np.ndarray]:
+    """The rotation of the grid that puts white's pieces at the bottom (markers: as it is)."""
+    n = grid.size
+    best = None
+    disc = _disc(px, 0.3)
+    for k in ((0,) if grid.method == "markers" else (0, 1, 2, 3)):
+        g = grid.rotated(k)
+        maps = canonical_maps(g.corners, px)
+        e = cv2.remap(empty, *maps, cv2.INTER_LINEAR)
+        s = cv2.remap(start, *maps, cv2.INTER_LINEAR)
+        diff = _change(e, s).reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, disc].mean(-1)
+        bright = s.astype(np.float32).mean(-1).reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, disc].mean(-1)
+        changed = diff > CHANGED
+        rows = np.arange(n)[::-1]  # rank of each canonical row
+        home = (rows < n // 2 - 1) | (rows >= n // 2 + 1)
+        row_score = changed[home].sum() - 3 * changed[~home].sum()
+        low = changed & (rows < n // 2)[:, None]
+        high = changed & (rows >= n // 2)[:, None]
+        colour = (bright[low].mean() - bright[high].mean()) if low.any() and high.any() else 0.0
+        key = (row_score, colour)
+        if best is None or key > best[0]:
+            best = (key, g, changed)
+    return best[1], best[2]
+
+
+def _nadir(blobs) -> tuple[float, float]:
+    """The point below the camera: every man's image is drawn out along the line from it (its height seen
+    in perspective); the least-squares meeting point of those lines, each weighted by how drawn out."""
+    A = np.zeros((2, 2))
+    rhs = np.zeros(2)
+    for cx, cy, cov in blobs:
+        vals, vecs = np.linalg.eigh(cov)
+        d = vecs[:, 1]
+        w = max(0.0, float(np.sqrt(max(vals[1], 0)) - np.sqrt(max(vals[0], 0)))) ** 2
+        normal = np.array([-d[1], d[0]])
+        A += w * np.outer(normal, normal)
+        rhs += w * normal * (normal @ np.array([cx, cy]))
+    try:
+        x, y = np.linalg.solve(A + 1e-9 * np.eye(2), rhs)
+    except np.linalg.LinAlgError:
+        raise CameraCalibrationError("the pieces' height cannot be seen: is the camera straight above the board?") \
+            from None
+    return float(x), float(y)
+
+
+def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: int = 32,
+                     marker_size: float = 0.9, marker_offset: float = 0.65, use_markers: bool = True,
+                     agree: int = 2, hold: int = 6) -> CalibrationReport:
+    """Calibrate from the empty board and the starting position (BGR pictures of the same size)."""
+    v = get_variant(variant)
+    n = v.size
+    if empty.shape != start.shape:
+        raise CameraCalibrationError(f"the two pictures differ in size ({empty.shape[1]}x{empty.shape[0]} and "
+                                     f"{start.shape[1]}x{start.shape[0]})")
+    grid = find_grid(empty, n, marker_size, marker_offset, use_markers)
+    grid, changed = _orient(grid, empty, start, px)
+    maps = canonical_maps(grid.corners, px)
+    e = cv2.remap(empty, *maps, cv2.INTER_LINEAR)
+    s = cv2.remap(start, *maps, cv2.INTER_LINEAR)
+    gray = e.astype(np.float32).mean(-1).reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, _disc(px, 0.3)].mean(-1)
+    parity = np.add.outer(np.arange(n)[::-1], np.arange(n)) % 2  # (rank + file) % 2 per [row, col]
+    dark_parity = 0 if gray[parity == 0].mean() < gray[parity == 1].mean() else 1
+    corner, article = ORIENTATION_RULE[v.name]
+    if (dark_parity == 0) != v.is_dark(0, 0):
+        raise CameraCalibrationError(
+            f"the board is turned a quarter: in {v.name} draughts the dark corner square is at each player's "
+            f"bottom {corner} ({article})", "wrong-setup")
+    start_squares = set(v.white_start) | set(v.black_start)
+    seen = {v.square_at(col, n - 1 - row) for row, col in zip(*np.nonzero(changed))}
+    if seen != start_squares:
+        missing = sorted(start_squares - seen)
+        extra = sorted(str(x) for x in seen - start_squares)
+        raise CameraCalibrationError(
+            "the start picture is not the starting position"
+            + (f": empty {', '.join(map(str, missing))}" if missing else "")
+            + (f"; pieces on {', '.join(extra)} (light or off-start squares)" if extra else "")
+            + " (FPD 000 7.2, CODEX 004 art. 44)", "wrong-setup")
+    # -- appearance
+    fe, fs = features(e), features(s)
+    centre, piece_disc = _disc(px, 0.35), _disc(px, 0.42)
+    samples: dict[int, list[np.ndarray]] = {LIGHT: [], DARK: [], WHITE: [], BLACK: []}
+    moved = _change(e, s) > CHANGED
+    for row in range(n):
+        for col in range(n):
+            sq = v.square_at(col, n - 1 - row)
+            if sq is None:
+                samples[LIGHT].append(_cell_pixels(fe, n, px, row, col, centre))
+                continue
+            samples[DARK].append(_cell_pixels(fe, n, px, row, col, centre))
+            here = _cell_pixels(moved, n, px, row, col, piece_disc)
+            pix = _cell_pixels(fs, n, px, row, col, piece_disc)[here]
+            samples[WHITE if sq in v.white_start else BLACK].append(pix)
+    mean = np.zeros((4, 3), np.float32)
+    std = np.zeros((4, 3), np.float32)
+    for k, parts in samples.items():
+        data = np.concatenate(parts)
+        if len(data) < 50:
+            what = ('light squares', 'dark squares', 'white pieces', 'black pieces')[k]
+            raise CameraCalibrationError(f"too few pixels of {what} to learn from")
+        mean[k] = np.median(data, axis=0)
+        std[k] = np.maximum(1.4826 * np.median(np.abs(data - mean[k]), axis=0) * 1.5, FLOOR)
+    light_ref = np.zeros((n, n, 3), np.float32)
+    probe = Classifier(v.name, px, maps, None)
+    cells = probe.cells(e)
+    light_ref[~probe.dark] = cells[~probe.dark]
+    full = canonical_maps(grid.corners, px, px // 2)  # with a margin: pieces on edge squares seen whole
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False)
+    clf = Classifier(v.name, px, full, appearance)
+    static = clf.label_picture(empty)
+    static = (static == WHITE) | (static == BLACK)  # the frame or a marker in a piece's colour
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, static=static)
+    clf = Classifier(v.name, px, full, appearance)
+    # -- a man's elongation over the board, per colour (kings are told against it)
+    lab = clf.label_picture(start)
+    blobs = []
+    for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
+        for sq in squares:
+            f, r = v.coords(sq)
+            blob = clf.blob(lab, n - 1 - r, f, colour)
+            if blob is not None:
+                blobs.append((colour, (n - 1 - r, f), blob))
+    nadir = _nadir([b for _, _, b in blobs])
+    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir, static=static)
+    clf = Classifier(v.name, px, full, appearance)
+    shapes = np.zeros((2, 3))
+    warnings: list[str] = []
+    low = float("inf")
+    ends = (px // 2, px // 2 + n * px)
+    corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in ends for y in ends]
+    centres_d = np.array([np.hypot(px // 2 + (f + 0.5) * px - nadir[0], px // 2 + (n - r - 0.5) * px - nadir[1])
+                          for f, r in (v.coords(q) for q in range(1, v.squares + 1))])
+    measured = {WHITE: ([], []), BLACK: ([], [])}
+    for c, (row, col), (cx, cy, _cov) in blobs:
+        measured[c][0].append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
+        measured[c][1].append(clf.elongation(lab, row, col, c, along=False))
+    # both colours share the parallax of the same height: one slope, each colour its own offset ...
+    d_all = np.concatenate([measured[c][0] for c in (WHITE, BLACK)])
+    e_all = np.concatenate([measured[c][1] for c in (WHITE, BLACK)])
+    side = np.concatenate([np.full(len(measured[c][0]), c == WHITE) for c in (WHITE, BLACK)])
+    joint, *_ = np.linalg.lstsq(np.column_stack([side, ~side, d_all]).astype(float), e_all, rcond=None)
+    for colour in (WHITE, BLACK):
+        dist, es = (np.array(x) for x in measured[colour])
+        coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), es, rcond=None)
+        # ... unless the colour's own men, seen over a wider span of distances, fit a line of their own
+        if coef[1] <= 0 or coef[0] + coef[1] * min(corners_d) < MIN_MAN_SHAPE:
+            coef = (joint[0] if colour == WHITE else joint[1], joint[2])
+        shapes[colour - WHITE] = (coef[0], coef[1], 0.0)
+        low = min(low, float(np.percentile(coef[0] + coef[1] * centres_d, 25)))
+    kings = low >= MIN_MAN_SHAPE
+    if not kings:
+        warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px on a quarter "
+                        "of the squares): "
+                        "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
+    appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir, static=static)
+    # the king threshold: above most start men's length (a king's stack is twice a man's height)
+    clf = Classifier(v.name, px, full, appearance)
+    men = list(clf.read(start).shape.values()) or [1.0]
+    spread = float(np.percentile(men, 90))
+    king_ratio = min(MAX_KING_RATIO, max(KING_RATIO, 1.15 * spread))
+    if kings and 1.15 * spread > MAX_KING_RATIO:
+        kings = False
+        appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir, static=static)
+        warnings.append(f"the men's length varies too much over the board (a tenth of them {spread:.2f} times "
+                        "the expected or more) to tell kings from men: is the camera steady and the light even?")
+    # the hand thresholds: above what the two hand-free pictures show
+    floor = [clf.read(img) for img in (empty, start)]
+    occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
+    hand_squares = max(2, 2 + max(r.foreign for r in floor))
+    dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
+    h, w = empty.shape[:2]
+    config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
+                          agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
+                          hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
+                          king_ratio=round(king_ratio, 3), notes=tuple(warnings))
+    # -- check: the two pictures read back
+    clf = config.classifier()
+    got_start, got_empty = clf.read(start), clf.read(empty)
+    want = {s_: "w" for s_ in v.white_start} | {s_: "b" for s_ in v.black_start}
+    seen = {s_: c.lower() for s_, c in got_start.squares.items()}
+    if seen != want or got_empty.squares or got_start.occluded or got_empty.occluded:
+        wrong = sorted(set(seen.items()) ^ set(want.items()))
+        raise CameraCalibrationError("the calibrated view does not read the pictures back (start: "
+                                     f"{len(wrong)} squares differ, {wrong[:4]}; empty: {len(got_empty.squares)} "
+                                     f"pieces seen; seen as a hand: start {got_start.occluded}, empty "
+                                     f"{got_empty.occluded}); is the light even and nothing in the way?")
+    stacked = sorted(s_ for s_, c in got_start.squares.items() if c.isupper())
+    if stacked:
+        warnings.append(f"{len(stacked)} of the start men look like kings ({', '.join(map(str, stacked))}): "
+                        "a king is told less surely where the view shows a man's height little")
+        config = replace(config, notes=config.notes + (warnings[-1],))
+    return CalibrationReport(config, _side_of(grid.corners), tuple(warnings))

@@ -1,0 +1,93 @@
+"""End to end: a real game (tests/data) seen by the camera, hands and all, as a picture sequence through
+``rig calibrate camera``, ``rig record --camera --images`` and ``rig transcribe``: the game's exact moves.
+Also ``rig run --camera`` with the same pictures (the CameraSource in the live loop)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rig.board import Board
+from rig.simulate.games import load_pdn_game
+from vision.testset import calibration_pictures, game_pictures, write_pictures
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+GAME = os.path.join(ROOT, "tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn")
+RIG = [sys.executable, "-m", "rig.cli"]
+
+
+@pytest.fixture(scope="module")
+def game_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("camgame")
+    src = load_pdn_game(GAME, 1)
+    empty, start = calibration_pictures(src.variant, 21, markers=True, side="left")
+    write_pictures(str(d / "cal"), [empty, start])
+    write_pictures(str(d / "game"), list(game_pictures(empty, src.moves, fen=src.fen, seed=21, tail=6)))
+    board = Board(src.variant, src.fen)
+    texts = []
+    for m in src.moves:
+        texts.append(board.move_text(m))
+        board.push(m)
+    done = subprocess.run(RIG + ["calibrate", "camera", "--variant", src.variant, "--empty", str(d / "cal/000000.jpg"),
+                                 "--start", str(d / "cal/000001.jpg"), "-o", str(d / "cam.toml")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return d, texts
+
+
+def test_record_and_transcribe_a_real_game(game_dir):
+    d, texts = game_dir
+    session = d / "s.jsonl"
+    done = subprocess.run(RIG + ["record", "--camera", str(d / "cam.toml"), "--images", str(d / "game"),
+                                 "--fps", "2", "-o", str(session)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(x) for x in session.read_text().splitlines()]
+    assert lines[0]["source"] == "camera"
+    assert all("pieces" in x and sorted(map(int, x["pieces"])) == x["occupied"] for x in lines[1:])
+    done = subprocess.run(RIG + ["transcribe", str(session), "--report", str(d / "r.json")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((d / "r.json").read_text())
+    assert [m["move"] for m in report["moves"]] == texts
+    assert report["irregularities"] == []
+
+
+def test_rig_run_with_the_camera(game_dir):
+    d, texts = game_dir
+    out = d / "run"
+    done = subprocess.run(RIG + ["run", "--camera", str(d / "cam.toml"), "--camera-images", str(d / "game"),
+                                 "--camera-fps", "2", "--speed", "10", "--no-clock", "--plain", "--grace", "0", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    (session,) = [p for p in out.iterdir() if p.suffix == ".jsonl" and not p.name.endswith(".health.jsonl")]
+    done = subprocess.run(RIG + ["transcribe", str(session), "--report", str(d / "run.json")],
+                          capture_output=True, text=True)
+    report = json.loads((d / "run.json").read_text())
+    assert [m["move"] for m in report["moves"]] == texts
+
+
+def test_record_camera_bad_input(tmp_path, game_dir):
+    d, _ = game_dir
+    done = subprocess.run(RIG + ["record", "--camera", str(tmp_path / "none.toml"), "--images", str(d / "game"),
+                                 "-o", str(tmp_path / "s.jsonl")], capture_output=True, text=True)
+    assert done.returncode == 2 and "none.toml" in done.stderr
+    done = subprocess.run(RIG + ["record", "--camera", str(d / "cam.toml"), "--images", str(tmp_path / "nodir"),
+                                 "-o", str(tmp_path / "s.jsonl")], capture_output=True, text=True)
+    assert done.returncode == 2 and "nodir" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_rig_run_camera_bad_input(tmp_path, game_dir):
+    d, _ = game_dir
+    done = subprocess.run(RIG + ["run", "--camera", str(d / "cam.toml"), "--camera-device", "63", "--no-clock",
+                                 "--plain", "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "/dev/video63" in done.stderr
+    done = subprocess.run(RIG + ["run", "--camera", str(tmp_path / "none.toml"), "--no-clock", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "none.toml" in done.stderr
+    done = subprocess.run(RIG + ["run", "--camera", str(d / "cam.toml"), "--variant", "international", "--no-clock",
+                                 "--out", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "portuguese" in done.stderr

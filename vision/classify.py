@@ -1,0 +1,313 @@
+"""Per-frame recognition: every playable square empty / w / W / b / B with a confidence, and whether a hand
+hides the board.
+
+The picture is turned into the canonical top-down view (white at the bottom, ``px`` pixels a square).
+Light is measured where nothing may stand, the light squares: each one's brightness against the
+calibration gives a local gain (a shadow band, a lamp's gradient, the day drifting), the median of their
+colour ratios a global tint. Each corrected pixel is then the nearest of four learned appearances (light
+square, empty dark square, white piece, black piece) in a brightness-tolerant colour space
+(log brightness; chroma over brightness), or *unexplained* when it is like none of them: a hand or an
+arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller, so its
+image reaches farther away from the camera: its elongation against what the calibration measured for a
+man on that square tells the two apart (docs/camera.md).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from rig.variants import get_variant
+
+__all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
+
+CLASSES = ("light", "dark", "white", "black")
+LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
+LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the board is not just lit otherwise
+UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
+GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
+
+
+def features(bgr: np.ndarray) -> np.ndarray:
+    """(log brightness, red-green, yellow-blue chroma over brightness) of each pixel, float32."""
+    f = bgr.astype(np.float32)
+    b, g, r = f[..., 0], f[..., 1], f[..., 2]
+    y = (r + g + b) / 3
+    d = y + 25.0
+    return np.stack([np.log(y + 8.0), (r - g) / d, (r + g - 2 * b) / (2 * d)], axis=-1)
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """What the calibration learned: each class's feature mean and spread, the light squares' reference
+    colour, and a man's elongation per colour as a plane over the board (``a + b x + c y``, pixels)."""
+
+    mean: np.ndarray          # (4, 3)
+    std: np.ndarray           # (4, 3)
+    light_ref: np.ndarray     # (n, n, 3) reference colour of each light square (0 on dark squares)
+    man_shape: np.ndarray     # (2, 3) white, black: a man's length beyond its width, e0 + k * distance to nadir
+    kings: bool = True        # False: the view cannot tell a king from a man (too steep)
+    nadir: tuple[float, float] = (0.0, 0.0)  # the point below the camera, canonical pixels
+    static: np.ndarray | None = None  # canonical pixels of a piece's colour on the empty board (frame, markers)
+
+
+@dataclass
+class Reading:
+    """One frame as the camera read it."""
+
+    squares: dict[int, str]
+    confidence: dict[int, float]
+    occluded: bool
+    unexplained: float = 0.0         # area of the board like nothing learned, in squares
+    foreign: int = 0                 # light squares of a hue they never have (skin)
+    dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
+    ms: float = 0.0
+    t: float = 0.0
+    shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
+
+    @property
+    def occupied(self) -> frozenset[int]:
+        return frozenset(self.squares)
+
+    def to_json(self) -> dict:
+        return {"squares": {str(k): v for k, v in sorted(self.squares.items())}, "occluded": self.occluded,
+                "ms": round(self.ms, 3),
+                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())}}
+
+
+class Classifier:
+    """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
+
+    def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
+                 *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
+                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
+                 dark_on_light: float = 0.2):
+        self.variant = v = get_variant(variant)
+        self.n, self.px = v.size, px
+        self.maps = maps
+        self.margin = (maps[0].shape[0] - self.n * px) // 2
+        self.appearance = appearance
+        self.occluded_squares = occluded_squares
+        self.king_ratio = king_ratio
+        self.min_man_shape = min_man_shape
+        self._lut: np.ndarray | None = None
+        n = self.n
+        self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
+        self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
+        c = (np.arange(px) + 0.5 - px / 2) / px
+        rr = np.hypot(c[:, None], c[None, :])
+        self.centre = rr < 0.3
+        self.block = slice(px // 4, px - px // 4)
+        neighbours = []
+        for row in range(n):
+            for col in range(n):
+                if self.dark[row, col]:
+                    nb = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                          if 0 <= row + dr < n and 0 <= col + dc < n]
+                    neighbours.append(((row, col), tuple(zip(*nb))))
+        self._neighbours = neighbours
+        self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
+        self.dark_on_light = dark_on_light
+        if appearance is not None:
+            ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
+            self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
+            self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def canonical(self, image: np.ndarray) -> np.ndarray:
+        """The top-down view with its margin (``px // 2`` pixels around the board)."""
+        return cv2.remap(image, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def inner(self, full: np.ndarray) -> np.ndarray:
+        m = self.margin
+        return full[m:m + self.n * self.px, m:m + self.n * self.px]
+
+    def label_picture(self, image: np.ndarray) -> np.ndarray:
+        """The class of every pixel of a picture's top-down view, margin included."""
+        canon = self.canonical(image)
+        gain = self._gain(self.inner(canon))[0]
+        m = self.margin
+        return self.labels(canon, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
+
+    def cells(self, canon: np.ndarray, mean: bool = False):
+        """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
+        n, px = self.n, self.px
+        blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block].transpose(0, 2, 1, 3, 4)
+        blocks = blocks.reshape(n, n, -1, 3)
+        median = np.median(blocks, axis=2)
+        return (median, blocks.mean(axis=2, dtype=np.float32)) if mean else median
+
+    def gain(self, canon: np.ndarray) -> np.ndarray:
+        """Per-pixel colour gain that brings the light squares back to their calibrated colour."""
+        return self._gain(canon)[0]
+
+    def _gain(self, canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(per-pixel gain, each light square's corrected colour (n, n, 3))."""
+        ap = self.appearance
+        n, px = self.n, self.px
+        obs, means = self.cells(canon, mean=True)
+        obs = obs.astype(np.float32) + 1.0
+        light = ~self.dark
+        ref = ap.light_ref.astype(np.float32) + 1.0
+        lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
+        glob = float(np.median(lum[light]))
+        lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
+        tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
+        for (row, col), nb in self._neighbours:
+            lum[row, col] = lum[nb].mean()
+        g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
+        return cv2.merge([g * np.float32(t) for t in tint]), (means + 1.0) * tint  # hue needs no brightness
+
+    def foreign(self, light_cells: np.ndarray) -> int:
+        """How many light squares show a hue they never have (skin): nothing stands on a light square, and
+        neither shadow, light drift nor glare turns its hue (they scale or add white)."""
+        light = ~self.dark
+        cells = light_cells[light]
+        obs = features(np.clip(cells, 0, 255)[None])[0]
+        ref = self._ref_chroma
+        clipped = (cells.max(-1) > 250) | self._ref_clipped  # a clipped channel turns the hue: no evidence
+        sat = np.hypot(obs[:, 1], obs[:, 2])
+        turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(obs[:, 2], obs[:, 1]) - ref[:, 3])))))
+        shift = 2 * ref[:, 4] * np.sin(np.radians(turn) / 2)  # chroma moved, at the square's own saturation
+        return int(((sat > 0.5 * ref[:, 4]) & (turn > self.hue_deg) & (shift > self.hue_shift)
+                    & ~clipped).sum())
+
+    @property
+    def lut(self) -> np.ndarray:
+        """Class of every colour (64 levels a channel, BGR), computed once: a frame is then one look-up."""
+        if self._lut is None:
+            ap = self.appearance
+            q = (np.arange(64) * 4 + 2).astype(np.uint8)
+            b, g, r = np.meshgrid(q, q, q, indexing="ij")
+            colours = np.stack([b, g, r], axis=-1).reshape(-1, 1, 3).astype(np.float32)
+            f = features(colours)[:, 0]
+            d = (((f[:, None, :] - ap.mean) / ap.std) ** 2).sum(-1)
+            lut = d.argmin(-1).astype(np.uint8)
+            lost = d.min(-1) > UNEXPLAINED_D2
+            for glare in GLARE_STEPS:  # glare adds white: a colour like none may be one under glare
+                f = features(np.clip(colours[lost] - glare, 0, 255))[:, 0]
+                dg = (((f[:, None, :] - ap.mean) / ap.std) ** 2).sum(-1)
+                found = dg.min(-1) <= UNEXPLAINED_D2
+                idx = np.nonzero(lost)[0][found]
+                lut[idx] = dg[found].argmin(-1)
+                lost[idx] = False
+            lut[lost] = UNEXPLAINED
+            self._lut = lut
+        return self._lut
+
+    def labels(self, canon: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
+        """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
+        img = cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U)
+        q = (img >> 2).astype(np.int32)
+        return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
+
+    def man_shape(self, colour: int, x: float, y: float) -> float:
+        """A man's expected length beyond its width at canonical point (x, y): its height seen in
+        perspective, growing with the distance from the point below the camera."""
+        e0, k, _ = self.appearance.man_shape[colour - WHITE]
+        nx, ny = self.appearance.nadir
+        return max(self.min_man_shape, e0 + k * float(np.hypot(x - nx, y - ny)))
+
+    def stack(self, colour: int, x: float, y: float, e: float) -> float:
+        """How many men high the piece measuring ``e`` at (x, y) is: 1 for a man, 2 for a king. Each man
+        of the stack adds the same parallax (``k`` times the distance from the nadir) to the blob's
+        length; what a blob shows without height (``e0``) is not counted."""
+        e0, k, _ = self.appearance.man_shape[colour - WHITE]
+        nx, ny = self.appearance.nadir
+        one = max(self.min_man_shape, k * float(np.hypot(x - nx, y - ny)))
+        return max(0.0, e - e0) / one
+
+    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int, along: bool = True) -> float:
+        """The piece's length minus its width (pixels) away from the camera (``along``), or along its own
+        longest axis."""
+        blob = self.blob(lab, row, col, colour)
+        if blob is None:
+            return 0.0
+        cx, cy, cov = blob
+        if along:
+            u = np.array([cx - self.appearance.nadir[0], cy - self.appearance.nadir[1]])
+            u /= max(1e-9, float(np.hypot(*u)))
+            w = np.array([-u[1], u[0]])
+            return float(4 * (np.sqrt(max(0.0, u @ cov @ u)) - np.sqrt(max(0.0, w @ cov @ w))))
+        l2, l1 = np.linalg.eigvalsh(cov)
+        return float(4 * (np.sqrt(max(0.0, l1)) - np.sqrt(max(0.0, l2))))
+
+    def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
+        """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
+        px = self.px
+        m = self.margin
+        r0, c0 = m + row * px + px // 2, m + col * px + px // 2
+        h = int(px * 1.05)
+        y0, x0 = max(0, r0 - h), max(0, c0 - h)
+        win = lab[y0:r0 + h, x0:c0 + h] == colour
+        static = self.appearance.static if self.appearance is not None else None
+        if static is not None and static.shape == lab.shape:
+            win &= ~static[y0:r0 + h, x0:c0 + h]
+        win = win.astype(np.uint8)
+        win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
+        win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, comp = cv2.connectedComponents(win, connectivity=4)
+        if count < 2:
+            return None
+        cy, cx = r0 - y0, c0 - x0
+        core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
+        ids = np.bincount(core.ravel(), minlength=count)
+        ids[0] = 0
+        m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
+        if m["m00"] < 4:
+            return None
+        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+        return x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], np.array([[mu20, mu11], [mu11, mu02]])
+
+    # -- the whole frame --------------------------------------------------------------------
+
+    def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
+        _ = self.lut  # built once, before the first picture is timed
+        start = time.perf_counter()
+        n, px = self.n, self.px
+        full = self.canonical(image)
+        gain, light_cells = self._gain(self.inner(full))
+        m = self.margin
+        lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
+        lab = self.inner(lab_full)
+        hands = self.foreign(light_cells)
+        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
+                                       np.ones((3, 3), np.uint8))
+        cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
+        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
+        dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
+        area = float(unexplained.sum()) / (px * px) + dark_on_light
+        # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
+        covered = self._light_change > LIGHT_CHANGE
+        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
+                    or hands >= self.hand_squares or covered)
+        votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
+        squares: dict[int, str] = {}
+        confidence: dict[int, float] = {}
+        shape: dict[int, float] = {}
+        for (row, col), sq in self.square_at.items():
+            d, w, b = (int(x) for x in votes[row, col])
+            total = max(1, d + w + b)
+            if d >= w + b:
+                confidence[sq] = d / total
+                continue
+            colour = WHITE if w >= b else BLACK
+            code = "w" if colour == WHITE else "b"
+            conf = max(w, b) / total
+            if self.appearance.kings:
+                e = self.elongation(lab_full, row, col, colour, along=False)
+                ratio = self.stack(colour, m + (col + 0.5) * px, m + (row + 0.5) * px, e)
+                shape[sq] = ratio
+                if ratio > self.king_ratio:
+                    code = code.upper()
+                conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
+            squares[sq] = code
+            confidence[sq] = conf
+        return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
+                       t, shape)
