@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 import time
 
@@ -14,7 +15,7 @@ import pytest
 from hub_helpers import board_messages, deliver, new_hub
 from relay_checker import RelayChecker
 from rig.hub.server import HttpServer
-from rig.hub.web import create_app
+from rig.hub.web import BOARD_JS, create_app
 
 
 @pytest.fixture()
@@ -35,10 +36,15 @@ def test_pages_pdn_and_api(served):
     hub, server, _ = served
     with httpx.Client(base_url=server.url, timeout=5) as c:
         r = c.get("/")
-        assert r.status_code == 200 and "rig hub" in r.text and "/static/thumb.js" in r.text
+        assert r.status_code == 200 and "rig hub" in r.text and "/static/board.js" in r.text
         assert c.get("/game/b1").status_code == 200
-        for asset in ("thumb.js", "hall.js", "game.js", "common.js", "hub.css"):
+        for asset in ("board.js", "hall.js", "game.js", "common.js", "hub.css"):
             assert c.get(f"/static/{asset}").status_code == 200
+        # one renderer for the project: the hub serves the board pages' board.js itself (no copy of it)
+        with open(BOARD_JS, "rb") as f:
+            assert c.get("/static/board.js").content == f.read()
+        assert BOARD_JS.endswith(os.path.join("rig", "web", "static", "board.js"))
+        assert c.get("/static/thumb.js").status_code == 404
         r = c.get("/round/1.pdn")
         assert r.status_code == 200 and r.headers["content-type"] == "text/plain; charset=utf-8"
         assert RelayChecker().poll(r.content, r.status_code, 0.0, r.headers["content-type"]).errors == []

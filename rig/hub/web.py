@@ -10,6 +10,7 @@ unknown board or round, or would open one viewer too many gets a clear 4xx and c
     /game/BOARD.pdn       the board's current game as the feed has it
     /events[?board=B]     Server-Sent Events: ``board`` events, one JSON summary each
     /api/boards  /api/game/BOARD  /api/round/N  /api/hub  /api/layouts
+    /static/board.js      the board pages' renderer (``rig/web/static/board.js``, the one file both serve)
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from rig.variants import get_variant
 __all__ = ["create_app", "Viewers", "PDN_TYPE"]
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
+#: the project's one board renderer, served by the board pages and the hub alike
+BOARD_JS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web", "static", "board.js")
 PDN_TYPE = "text/plain; charset=utf-8"
 MAX_URL = 2048
 MAX_BODY = 16384
@@ -147,11 +150,13 @@ class _Limits:
 
 
 def layouts() -> dict[str, Any]:
-    """Each variant's squares as (file, rank) seen from White, for the board drawings."""
+    """Each variant's geometry as board.js takes it (the board pages' ``info``): squares as (file, rank)
+    seen from White, their names, and whether the record names them algebraically (CBD art. 6A)."""
     out = {}
     for name in ("portuguese", "brazilian", "international"):
         v = get_variant(name)
-        out[name] = {"size": v.size, "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
+        out[name] = {"size": v.size, "algebraic": v.algebraic,
+                     "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
                      "names": {str(s): v.square_name(s) for s in range(1, v.squares + 1)}}
     return out
 
@@ -226,6 +231,9 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                              "problems": problems, "viewers": len(viewers.subs), "refused": viewers.refused,
                              "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms()})
 
+    async def board_js(request: Request) -> Response:
+        return FileResponse(BOARD_JS, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     async def api_layouts(request: Request) -> Response:
         return JSONResponse(layout_json, headers={"Cache-Control": "max-age=3600"})
 
@@ -287,6 +295,7 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         Route("/api/round/{n:int}", api_round),
         Route("/api/hub", api_hub),
         Route("/api/layouts", api_layouts),
+        Route("/static/board.js", board_js),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})

@@ -1,4 +1,5 @@
-// Shared by the hub's pages: clocks that tick between events, and an EventSource that reconnects.
+// Shared by the hub's pages: clocks that tick between events, an EventSource that reconnects, and a
+// summary's last move as board.js marks it.
 (function () {
   "use strict";
   function fmt(ms) {
@@ -15,6 +16,17 @@
     if (clock.running !== side || (result && result !== "*")) return base;
     return base - (performance.now() - at);
   }
+  // {path, captured} of a summary's last move for RigBoard.draw: the path from the move text ("11-15",
+  // "11x18x27", CBD "c3-d4" through the layout's names), the other changed squares taken.
+  function lastMove(s, layout) {
+    const changed = (s.last_squares || []).map(Number);
+    if (!s.last || !layout) return {path: changed, captured: []};
+    const byName = {};
+    for (const [sq, name] of Object.entries(layout.names || {})) byName[String(name).toLowerCase()] = +sq;
+    const path = String(s.last).replace(/[?!*+]/g, "").toLowerCase().split(/[-x:]/).map((t) => byName[t.trim()]);
+    if (path.length < 2 || path.some((x) => !x)) return {path: changed, captured: []};
+    return {path, captured: changed.filter((x) => !path.includes(x))};
+  }
   function follow(url, onBoard, onState) {
     const es = new EventSource(url);
     es.addEventListener("board", (e) => onBoard(JSON.parse(e.data)));
@@ -22,5 +34,5 @@
     es.onerror = () => onState(es.readyState === 2 ? "closed" : "reconnecting...");
     return es;
   }
-  window.RigHub = { fmt, clockNow, follow };
+  window.RigHub = { fmt, clockNow, follow, lastMove };
 })();

@@ -4,7 +4,7 @@
   const board = decodeURIComponent(location.pathname.split("/").pop());
   const $ = (id) => document.getElementById(id);
   const esc = (t) => String(t === null || t === undefined ? "" : t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
-  let layouts = null, current = null, lastSeq = -1, pending = false;
+  let layouts = null, drawn = null, current = null, lastSeq = -1, pending = false;
   function moveText(list) {
     let out = "", n = null;
     for (const m of list) {
@@ -31,7 +31,9 @@
     $("title").textContent = `Board ${s.board}, round ${s.round}`;
     $("pdn").href = `/game/${encodeURIComponent(s.board)}.pdn`;
     $("white").textContent = s.white; $("black").textContent = s.black;
-    $("board").innerHTML = RigThumb.svg(s.pieces, layouts[s.variant], {last: s.last_squares, numbers: true});
+    const lay = layouts[s.variant];
+    if (!drawn || drawn.variant !== s.variant) drawn = {variant: s.variant, board: new RigBoard($("board"), lay, {})};
+    drawn.board.draw({pieces: s.pieces, last: RigHub.lastMove(s, lay)});
     $("result").textContent = s.result !== "*" ? `Result ${s.result}: ${s.reason}` : `${s.moves} moves`;
     $("alerts").innerHTML = s.alerts.map((a) => "<li>" + esc(a) + "</li>").join("");
     if (s.seq !== lastSeq && !pending) { pending = true; lastSeq = s.seq; setTimeout(details, 100); }
@@ -39,9 +41,11 @@
   }
   function tick() {
     if (!current) return;
-    for (const [id, side] of [["cw", "white"], ["cb", "black"]]) {
+    for (const [id, row, side] of [["cw", "pw", "white"], ["cb", "pb", "black"]]) {
+      const running = !!current.clock && current.clock.running === side && current.result === "*";
       $(id).textContent = RigHub.fmt(RigHub.clockNow(current.clock, side, current._at, current.result));
-      $(id).classList.toggle("running", !!current.clock && current.clock.running === side && current.result === "*");
+      $(id).classList.toggle("running", running);
+      $(row).classList.toggle("running", running);
     }
   }
   async function main() {

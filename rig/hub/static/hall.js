@@ -1,16 +1,20 @@
 // The hall: one card per board, updated by /events; the relay status of each round below.
 (function () {
   "use strict";
-  const boards = {}, cards = {};
+  const boards = {}, cards = {}, thumbs = {};
   let layouts = null;
   const $ = (id) => document.getElementById(id);
   const esc = (t) => String(t === null || t === undefined ? "" : t).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  // a card: board and round, the board (board.js), White's name and clock, Black's, then moves/last/state
   function card(s) {
     let el = cards[s.board];
     if (!el) {
       el = document.createElement("a");
       el.className = "card"; el.href = "/game/" + encodeURIComponent(s.board); el.id = "card-" + s.board;
-      el.style.textDecoration = "none"; el.style.color = "inherit";
+      el.innerHTML = '<div class="head"><b class="board-id"></b><span class="meta"></span></div><div class="thumb"></div>' +
+        ["white", "black"].map((side) => `<div class="player ${side}" data-side="${side}"><span class="disc"></span>` +
+          `<span class="name"></span><span class="clock" data-side="${side}"></span></div>`).join("") +
+        '<div class="meta state"></div><ul class="alerts"></ul>';
       cards[s.board] = el;
       const all = Object.keys(cards).sort((a, b) => a.localeCompare(b, undefined, {numeric: true}));
       const next = all[all.indexOf(s.board) + 1];
@@ -19,27 +23,31 @@
     return el;
   }
   function render(s) {
-    const el = card(s);
+    const el = card(s), q = (sel) => el.querySelector(sel);
     el.classList.toggle("alert", s.alerts.length > 0);
     el.classList.toggle("offline", !s.online && !s.closed && s.result === "*");
+    q(".board-id").textContent = s.board;
+    q(".head .meta").textContent = `round ${s.round} · ${s.variant}`;
+    q(".white .name").textContent = s.white;
+    q(".black .name").textContent = s.black;
     const lay = layouts[s.variant];
-    el.innerHTML = `<div class="names"><b>${esc(s.board)}</b><span class="meta">round ${s.round} · ${esc(s.variant)}</span></div>` +
-      (lay ? RigThumb.svg(s.pieces, lay, {last: s.last_squares}) : "") +
-      `<div class="names"><span>${esc(s.white)} <span class="clock" data-side="white"></span></span>` +
-      `<span><span class="clock" data-side="black"></span> ${esc(s.black)}</span></div>` +
-      `<div class="meta">${s.moves} moves${s.last ? " · last " + esc(s.last) : ""}` +
-      `${s.result !== "*" ? " · <b>" + esc(s.result) + "</b>" : ""}${s.online ? "" : s.closed ? " · run ended" : " · offline"}</div>` +
-      (s.alerts.length ? `<ul class="alerts">${s.alerts.map((a) => "<li>" + esc(a) + "</li>").join("")}</ul>` : "");
+    if (lay && (!thumbs[s.board] || thumbs[s.board].variant !== s.variant))
+      thumbs[s.board] = {variant: s.variant, board: new RigBoard(q(".thumb"), lay, {numbers: false, coordinates: false})};
+    if (lay) thumbs[s.board].board.draw({pieces: s.pieces, last: RigHub.lastMove(s, lay)});
+    q(".state").innerHTML = `${s.moves} moves${s.last ? " · last " + esc(s.last) : ""}` +
+      `${s.result !== "*" ? " · <b>" + esc(s.result) + "</b>" : ""}${s.online ? "" : s.closed ? " · run ended" : " · offline"}`;
+    q(".alerts").innerHTML = s.alerts.map((a) => "<li>" + esc(a) + "</li>").join("");
     tick();
   }
   function tick() {
     for (const [b, s] of Object.entries(boards)) {
       const el = cards[b];
       if (!el) continue;
-      for (const c of el.querySelectorAll(".clock")) {
-        const side = c.dataset.side;
-        c.textContent = RigHub.fmt(RigHub.clockNow(s.clock, side, s._at, s.result));
-        c.classList.toggle("running", !!s.clock && s.clock.running === side && s.result === "*");
+      for (const row of el.querySelectorAll(".player")) {
+        const side = row.dataset.side, running = !!s.clock && s.clock.running === side && s.result === "*";
+        row.querySelector(".clock").textContent = RigHub.fmt(RigHub.clockNow(s.clock, side, s._at, s.result));
+        row.classList.toggle("running", running);
+        row.querySelector(".clock").classList.toggle("running", running);
       }
     }
   }
