@@ -28,7 +28,7 @@ from rig.reconstruct import Reconstructor
 from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from rig.simulate.games import load_pdn_games
-from rig.simulate.matrix import through_matrix
+from sensors.simulation import through_matrix
 from rig.variants import get_variant
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")

@@ -11,10 +11,11 @@ without changing the result (a constant matrix gives constant readings).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
-from rig.session import Frame
+from rig.session import Event, Frame, HealthLine
+from rig.simulate.sessiontypes import SimulatedSession
 from rig.variants import Variant, get_variant
 from sensors.cellmap import CellMap
 from sensors.errors import MatrixConfigError
@@ -23,7 +24,7 @@ from sensors.matrix import MatrixScanner
 from sensors.pinmap import PinMap
 from sensors.simmatrix import Fault, SimClock, SimulatedMatrix, SwitchModel
 
-__all__ = ["MatrixRun", "run_matrix_session", "matrix_session"]
+__all__ = ["MatrixRun", "run_matrix_session", "matrix_session", "occupancy_timeline", "through_matrix"]
 
 Timeline = Sequence[tuple[float, Iterable[int]]]
 
@@ -98,3 +99,32 @@ def matrix_session(variant: str | Variant, occupancy_timeline: Timeline, faults:
     :func:`run_matrix_session`. Frame times are on the timeline's clock.
     """
     return run_matrix_session(variant, occupancy_timeline, faults, seed, **options).frames
+
+
+# -- a simulated game read through the simulated matrix (``rig simulate --matrix``) ----------------------------
+
+
+def occupancy_timeline(session: SimulatedSession) -> list[tuple[float, frozenset[int]]]:
+    """[(t, occupied squares), ...] of the session's frames."""
+    return [(f.t, f.occupied) for f in session.frames]
+
+
+def through_matrix(session: SimulatedSession, faults: Iterable[str] = (), seed: int = 0) -> SimulatedSession:
+    """The same session with its frames replaced by what the scanner read from a simulated matrix following
+    the session's occupancy (``faults``: ``stuck-closed:SQ``, ``dead:SQ``, ``missing-diode:SQ``, ...), and the
+    scanner's health findings as ``health`` lines, as ``rig run`` writes them (docs/session-format.md).
+
+    The hands' bounce is switched off there: the simulated matrix bounces each contact itself
+    (:class:`~sensors.simmatrix.SwitchModel`) and the scanner debounces it."""
+    timeline = occupancy_timeline(session)
+    faults = list(faults)
+    run = run_matrix_session(session.header.variant, timeline, faults, seed, expected_start=timeline[0][1])
+    frames: list[Event] = list(run.frames)
+    for h in run.health:
+        extra = {k: v for k, v in h.to_json().items() if k not in ("type", "t", "kind", "square", "masked", "message")}
+        frames.append(HealthLine(h.t, h.kind, h.square, h.masked, h.message, extra))
+    others = [e for e in session.events if not isinstance(e, Frame)]
+    events: list[Event] = sorted(frames + others, key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
+    extra = dict(session.header.extra)
+    extra["simulator"] = dict(extra.get("simulator", {}), matrix=True, faults=faults)
+    return replace(session, header=replace(session.header, extra=extra), events=events)

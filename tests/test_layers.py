@@ -28,9 +28,8 @@ DEVICES = ("sensors", "vision", "calibration")
 IMPURE = ("threading", "socket", "subprocess", "asyncio", "multiprocessing", "sqlite3", "queue", "serial",
           "gpiozero", "lgpio", "RPi", "cv2", "numpy", "starlette", "sse_starlette", "uvicorn", "httpx",
           "paho", "picamera2", "select", "signal", "termios", "pty", "tty")
-#: device-layer modules that still live under rig/ (none: the clock drivers are sensors.clock)
-#: core modules allowed one device import, with the reason (the matrix simulation of a simulated game)
-CORE_EXCEPTIONS = {("rig.simulate.matrix", "sensors.simulation")}
+#: core modules allowed a device import, with the reason (none today)
+CORE_EXCEPTIONS: set[tuple[str, str]] = set()
 
 
 def _modules():

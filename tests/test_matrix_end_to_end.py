@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rig.simulate import HumanModel, simulate_game
-from rig.simulate.matrix import through_matrix
+from sensors.simulation import through_matrix
 from simulate_helpers import VARIANTS, engine_irregularities, real_games, run_engine, texts_of
 
 

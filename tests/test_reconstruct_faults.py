@@ -14,7 +14,7 @@ from rig.board import Board
 from rig.reconstruct import Reconstructor
 from rig.session import Frame, HealthLine
 from rig.simulate import HumanModel, random_game, simulate_game
-from rig.simulate.matrix import occupancy_timeline, through_matrix
+from sensors.simulation import occupancy_timeline, through_matrix
 from session_builder import SessionBuilder, run
 
 CLOCKS = [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")]

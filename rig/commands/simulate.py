@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         session = simulate_game(source.variant, source.moves, fen=source.fen, seed=seed,
                                 clock=not args.no_clock, inject=injections, model=model, tags=source.tags)
         if args.matrix:
-            from rig.simulate.matrix import through_matrix
+            from sensors.simulation import through_matrix
             session = through_matrix(session, args.fault, seed=zlib.crc32(str(seed).encode()))
     except (RigError, ValueError) as exc:
         print(f"rig simulate: {exc}", file=sys.stderr)

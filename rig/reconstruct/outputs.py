@@ -57,6 +57,15 @@ def _r(t: float) -> float:
     return round(t, 3)
 
 
+def _finding(f: "Irregularity | Observation", **extra: Any) -> dict[str, Any]:
+    """The report item of an irregularity or an observation (``detail`` only when there is one)."""
+    d: dict[str, Any] = {"type": f.type, "number": f.number, "side": f.side, "t": _r(f.t),
+                         "squares": list(f.squares), "rule": f.rule, "status": f.status, **extra}
+    if f.detail:
+        d["detail"] = f.detail
+    return d
+
+
 @dataclass(frozen=True)
 class MoveEntry:
     """A move made on the board, legal or not, in the variant's notation as the piece went.
@@ -154,11 +163,7 @@ class Irregularity:
 
     def report(self) -> dict[str, Any]:
         """The ``irregularities[]`` item of the docs/session-format.md report (plus ``detail``)."""
-        d: dict[str, Any] = {"type": self.type, "number": self.number, "side": self.side, "t": _r(self.t),
-                             "squares": list(self.squares), "rule": self.rule, "status": self.status}
-        if self.detail:
-            d["detail"] = self.detail
-        return d
+        return _finding(self)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "irregularity", **self.report()}
@@ -182,13 +187,8 @@ class Observation:
     detail: str = ""
 
     def report(self) -> dict[str, Any]:
-        """The ``observations[]`` item of the report."""
-        d: dict[str, Any] = {"type": self.type, "number": self.number, "side": self.side, "t": _r(self.t),
-                             "squares": list(self.squares), "rule": self.rule, "status": self.status,
-                             "why": self.why}
-        if self.detail:
-            d["detail"] = self.detail
-        return d
+        """The ``observations[]`` item of the report: an irregularity's fields plus ``why``."""
+        return _finding(self, why=self.why)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "observation", **self.report()}
