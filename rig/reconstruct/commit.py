@@ -1,0 +1,330 @@
+"""Commit policy: when a turn's segment becomes a move, and what committing it does.
+
+A segment is committed at the mover's clock press (:mod:`rig.reconstruct.presses`), when the opponent
+starts his move, or, without a clock, when the board has stood still for ``stable_s`` with a legal move
+on it; a segment that holds the mover's move and the opponent's start is split at the opponent's first
+lift. Committing plays the move on the board, opens the irregularities the trail shows, accepts an open
+irregular position where the rule set's book says the opponent's move does (CODEX 004 art. 43, 50; FMJD
+002 art. 5.7; under the FPD it stays open, 000 art. 7.5a, 001 art. 5.1.3), and flags a second move in one
+turn (CODEX 004 art. 42.A) or a move after a press without one (FPD 000 art. 7.5b).
+Mixed into :class:`rig.reconstruct.Reconstructor`.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from rig.board import Board
+from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.outputs import (
+    ACCEPTED,
+    CORRECTED,
+    OPEN,
+    MoveEntry,
+)
+from rig.reconstruct.state import PLAY, SETUP, SIDE, Ply, Segment, Undo, snap
+
+__all__ = ["CommitPolicy"]
+
+
+class CommitPolicy:
+    """Commits the turn's segment as a move: still board, opponent's start, split segment, the commit."""
+
+    def _check_stable(self, t: float) -> None:
+        """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
+        phase = self._phase
+        seg = self._seg
+        if phase == PLAY:
+            last = seg.last_change
+            if last is None or last + self.settings.stable_s > t or not seg.changes:
+                return
+        else:
+            if phase == SETUP:
+                self._check_setup(t)
+            return
+        deadline = seg.last_change + self.settings.stable_s
+        p = self._deb.earliest_pending()
+        if p is not None and p <= deadline:
+            return
+        seg.last_change = None      # decided: nothing more until the board changes again
+        # (without a clock, a piece the opponent lifted after the mover's move accounts for its colour gone)
+        if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
+            # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
+            # side to move: both colours gone, yet one move explains it
+            if not self._other_side_move(deadline, self._occ):
+                self._lose(deadline, self._occ)
+            return
+        if self._clock_mode:
+            return
+        if self._split is not None:
+            if self._split[4] in self._occ:
+                self._resolve_split()     # the opponent's piece is back: he touched it, his turn began
+                return
+            plan = self._split[2]
+            if isinstance(plan, Explanation) and self._split[4] in plan.standing:
+                self._split = None        # a captured piece taken off and left off: the mover removed it
+                plan = self._plan(self._occ)
+                if plan is not None:
+                    self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+                return
+            # it stayed off: in its owner's hand (he thinks with it) or taken off by the mover; without a
+            # clock the sensors cannot tell: his turn began, and an observation says what may have happened
+            self._held_off_observation(deadline)
+            self._resolve_split()
+            return
+        expl = self._explain()
+        if expl is not None and expl.legal and expl.exact:
+            self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
+        elif not self._own_lifted(seg) or self._own_lifts_off(seg, self._occ):
+            # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
+            self._other_side_move(deadline, self._occ)
+
+    def _unplayable(self, occ: frozenset[int]) -> bool:
+        """A still board no move (or move in progress) accounts for: pieces of both colours gone
+        that no capture takes, or more changed squares than any move makes (FPD 7.4; CODEX 46-48)."""
+        seg = self._seg
+        changed = occ ^ seg.occ0
+        if len(changed) >= self._lost_limit():
+            return True
+        removed = seg.occ0 - occ
+        board = self.board
+        colours = {p[0] for p in map(board.piece_at, removed) if p is not None}
+        if len(removed) < 2 or len(colours) < 2:
+            return False
+        expl = self._explain(occ)
+        if expl is not None and expl.kind != "illegal-move":
+            return False
+        own = [s for s in removed if (board.piece_at(s) or (None,))[0] == board.turn]
+        if len(own) == 1:
+            theirs = removed - {own[0]}
+            added = occ - seg.occ0
+            for m, _ in self._index().sequences:
+                if m.origin == own[0] and theirs <= set(m.captured) and added <= set(m.path):
+                    return False
+        return True
+
+    def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
+        if isinstance(plan, Explanation):
+            self._commit(plan, t, reason, occ_after=occ_after)
+        else:
+            first, mid, t_mid, second = plan
+            rest = self._occ if occ_after is None else occ_after
+            self._commit(first, t_mid, reason, occ_after=mid)
+            self._commit(second, t, "a second move in the same turn (CODEX 42.A)", occ_after=rest,
+                         other_side=True)
+
+    def _resolve_split(self) -> None:
+        """The opponent's move has begun (his lifted piece came down elsewhere, or he pressed) although
+        the mover never pressed: commit the mover's move as it stood at the opponent's first lift, and
+        read the rest as the opponent's turn."""
+        assert self._split is not None
+        index, t, plan, occ_at, _sq = self._split
+        self._split = None
+        self._cut(index, t, plan, occ_at, f"{SIDE[not self.board.turn]} began his move before a clock press")
+
+    def _cut(self, index: int, t: float, plan, occ_at: frozenset[int], reason: str) -> None:
+        """Commit ``plan`` from the segment's first ``index`` changes (the board then showed ``occ_at``)
+        and start the next turn with the changes after them."""
+        old = self._seg
+        rest = old.changes[index:]
+        self._seg = Segment(old.t0, old.occ0, pieces=old.pieces)
+        for c in old.changes[:index]:
+            self._record_change(self._seg, c)
+        self._commit_plan(plan, t, reason, occ_at)
+        seg = self._seg
+        for c in rest:
+            self._record_change(seg, c)
+
+    def _physical_after(self, expl: Explanation, occ: frozenset[int]) -> Board:
+        """The position as it stands after ``expl``'s move: captured pieces still standing keep
+        their colour, pieces missing are gone; the opponent is to move."""
+        before = self.board
+        after = snap(before)
+        if expl.legal:
+            after.push(expl.move)
+            after.move_stack.clear()
+            after._stack.clear()
+        else:
+            pieces = before.pieces()
+            piece = pieces.pop(expl.move.origin)
+            for s in expl.move.captured:
+                pieces.pop(s, None)
+            pieces[expl.move.destination] = (piece[0], piece[1] or expl.move.promotes)
+            after.set_pieces(pieces, not before.turn)
+        if expl.standing or expl.missing:
+            pieces = after.pieces()
+            old = before.pieces()
+            for s in expl.standing:
+                pieces[s] = old[s]
+            for s in expl.missing:
+                pieces.pop(s, None)
+            after.set_pieces(pieces, after.turn)
+        return after
+
+    def _accept_open(self, mover: bool, t: float) -> list[int]:
+        """The mover plays on: his move accepts every open irregularity of his opponent where the book says
+        so (CODEX art. 43, 50; FMJD 5.7); under the FPD (000 7.5a, 001 5.1.3) they stay open for the arbiter
+        and the move is played from an irregular position: the indexes of those he now plays on from."""
+        side = SIDE[not mover]
+        judge = self.judge
+        still: list[int] = []
+        for i, irr in enumerate(self.irregularities):
+            if irr.status == OPEN and irr.side == side and irr.type not in ("position-lost", "wrong-setup"):
+                if judge.accepts(irr.type):
+                    self._set_status(i, ACCEPTED, t, f"{SIDE[mover]} played on")
+                elif i not in judge.replied:
+                    judge.replied.add(i)
+                    still.append(i)
+        if still:
+            self._note(t, f"{SIDE[mover]} played on from an irregular position: "
+                          f"{self._irregular_position(still)}; open for the arbiter")
+        return still
+
+    def _passes(self, t: float, by: str) -> bool:
+        """The side to move pressed without a move (FPD 7.5b) and ``by``, his opponent, now moved: the turn
+        passed. Accepted where the book says so; otherwise the reply's commit (``_accept_open``) leaves it open
+        for the arbiter and marks the reply as played from an irregular position."""
+        judge = self.judge
+        passed = [i for i, irr in enumerate(self.irregularities)
+                  if irr.type == "clock-without-move" and irr.status == OPEN and irr.side == SIDE[self.board.turn]
+                  and i not in judge.replied]
+        if passed and judge.accepts("clock-without-move"):
+            for i in passed:
+                self._set_status(i, ACCEPTED, t, f"{by} played on")
+        return bool(passed)
+
+    def _commit(self, expl: Explanation, t: float, reason: str, *, occ_after: frozenset[int] | None = None,
+                other_side: bool = False, pass_accepted: bool = False) -> None:
+        """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
+        becomes the position as it stands and the opponent's turn begins."""
+        seg = self._seg
+        occ = self._occ if occ_after is None else occ_after
+        setup_before = None
+        in_turn = self.board              # the position with the side whose turn it was to move
+        if other_side:
+            flipped = snap(self.board)
+            flipped.turn = not flipped.turn
+            self.board = flipped
+            setup_before = self._fen(flipped)
+        board_before = self.board         # never changed in place: the board is replaced below
+        mover = board_before.turn
+        held = self._held
+        if held is not None:
+            self._held = None
+            if (held.event.side == "white") != mover:
+                held = None
+            else:
+                t = min(t, held.at)
+        two_moves = other_side and not pass_accepted
+        if pass_accepted and mover:
+            self._number += 1         # black's turn passed (FPD 7.5b): white's reply opens the next number
+        number = self._number - (1 if two_moves and not mover else 0)
+        if not mover and not two_moves:
+            self._number += 1
+        move = expl.move
+        name = self.variant.square_name
+        index = self._index(board_before)
+        text = board_before.move_text(move, index.to(move.destination)) if expl.legal else move.text(name=name)
+        after = self._physical_after(expl, occ)
+        from_irregular = self._accept_open(mover, t)
+        found: list[int] = []
+        if two_moves:
+            found.append(self._irregular("two-moves", t, (move.origin, move.destination),
+                                         f"{SIDE[mover]} moved again: {text}", mover, number, before=in_turn))
+        if expl.kind is not None:
+            due = ", ".join(board_before.move_text(m, index.moves) for m in index.legal_moves[:6])
+            detail = {"capture-not-taken": f"{text} played; a capture was compulsory ({due})",
+                      "capture-rule-violated": f"{text} took {len(move.captured)}; the law requires one of {due}",
+                      "capture-incomplete": f"{text} stopped before the end of the capture",
+                      "illegal-move": f"{text} is not a move the rules allow"}[expl.kind]
+            found.append(self._irregular(expl.kind, t, move.path, detail, mover, number))
+        if expl.standing:
+            found.append(self._irregular("capture-not-removed", t, sorted(expl.standing),
+                                         "captured pieces still on the board: "
+                                         + ", ".join(name(s) for s in sorted(expl.standing)), mover, number))
+        opp_missing = own_missing = ()
+        if expl.missing:
+            opp_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] != mover)
+            own_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] == mover)
+        if opp_missing:
+            found.append(self._irregular("wrong-piece-removed", t, opp_missing,
+                                         "not captured, removed: " + ", ".join(name(s) for s in opp_missing),
+                                         mover, number))
+        if own_missing:
+            found.append(self._irregular("own-piece-removed", t, own_missing,
+                                         "own pieces removed: " + ", ".join(name(s) for s in own_missing),
+                                         mover, number))
+        found.extend(self._trail_irregularities(board_before, index, expl, t, number))
+        legal_in_record = expl.legal
+        fen_after = partial(self._fen_of, after.wm, after.wk, after.bm, after.bk, after.turn)
+        entry = MoveEntry.lazy(number, SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)
+        needs_setup = legal_in_record and (bool(expl.standing) or bool(expl.missing))
+        comment = None
+        if found:
+            comment = "; ".join(self.irregularities[i].type for i in found)
+            if not legal_in_record:
+                comment = f"{SIDE[mover]} {text}: {comment}"
+        if from_irregular:
+            comment = "; ".join(([comment] if comment else []) + [self._irregular_position(from_irregular)])
+        ply = Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
+                   found, start=seg.t0, text=text)
+        self._plies.append(ply)
+        self.moves.append(entry)
+        self._entry_plies.append(ply)
+        self._emit(entry)
+        if self.trace or found:
+            self._note(t, f"commit {SIDE[mover]} {text} ({reason})")
+        # the tracker follows the record
+        if setup_before is not None:
+            self.tracker.set_position(setup_before)
+        if legal_in_record:
+            self.tracker.push(move)
+            if needs_setup:
+                self.tracker.set_position(ply.fen_after)
+        else:
+            self.tracker.set_position(ply.fen_after)
+        legal_after = None
+        if needs_setup:
+            legal_after = snap(board_before)
+            legal_after.push(move)
+            legal_after = snap(legal_after)
+        self._undo = Undo(len(self._plies) - 1, seg.occ0, board_before, legal_after)
+        if self._taken_back is not None:
+            key, idx = self._taken_back
+            if key == move.key and board_before.key() == self._undo.board_before.key():
+                self._set_status(idx, CORRECTED, t, "the same move was played again")
+            self._taken_back = None
+        self.board = after
+        self._await_time = None
+        if held is not None:
+            self._pressed(len(self.moves) - 1, held.event, held.times)
+        self._seg = Segment(t, occ, pieces=self._pieces)
+        self._split = None
+        if self._mask.assumed:
+            self._mask_sync()
+        self._counters(t)
+        if legal_after is None:
+            # with the board short of the legal result (a piece wrongly taken off) the game is not over
+            # yet: the correction may give the opponent his move back; it ends at the correction or finish()
+            self._end_of_game_check(t)
+
+    def _assign(self, occ: frozenset[int]) -> Board:
+        """Colours for a board no move explains: pieces that stayed keep theirs; a new square takes
+        the nearest piece that left (the mover's first); anything else is flagged as the mover's man."""
+        before = self.board.pieces()
+        mover = self.board.turn
+        kept = {s: p for s, p in before.items() if s in occ}
+        left = sorted((s for s in before if s not in occ), key=lambda s: (before[s][0] != mover, s))
+        v = self.variant
+        for s in sorted(occ - set(before)):
+            if left:
+                fs, rs = v.coords(s)
+                src = min(left, key=lambda x: (before[x][0] != mover,
+                                               max(abs(v.coords(x)[0] - fs), abs(v.coords(x)[1] - rs))))
+                left.remove(src)
+                kept[s] = before[src]
+            else:
+                kept[s] = (mover, False)
+        b = Board(v)
+        b.set_pieces(kept, not mover)
+        return b

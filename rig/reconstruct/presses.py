@@ -1,0 +1,262 @@
+"""Clock presses: the clock's events as commit points of the mover's move.
+
+The mover's press ends his move: the segment is committed at the press; a press that arrives late (its
+``clock_t`` earlier than the line) is dated back; a press while the opponent holds a piece he just
+lifted is *held* until what follows tells whether that lift began his move; a press without a move on
+the board is ``clock-without-move``, and a move of the side not to move after it is committed for him
+(FPD 000 art. 7.5b; CODEX 004 art. 42.A). A flag fall goes to the arbiter (CODEX 004 art. 29, 57.C; FPD
+000 art. 5.4), both flags fallen is a draw (CODEX 004 art. 59.A, 60.A); the times shown stamp the record.
+Mixed into :class:`rig.reconstruct.Reconstructor`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rig.pdn import ClockStamp, result_text
+from rig.reconstruct.matcher import explain
+from rig.reconstruct.outputs import (
+    ClockUpdate,
+    MoveEntry,
+)
+from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, Undo, snap
+from rig.session import ClockEvent
+
+__all__ = ["ClockPresses"]
+
+
+class ClockPresses:
+    """Reads the clock's presses, times and flag falls into commits and clock stamps."""
+
+    # -- clock -------------------------------------------------------------------------------
+
+    def _clock(self, ev: ClockEvent) -> None:
+        t = ev.t
+        if self.settings.use_clock is None and not self._clock_mode:
+            self._clock_mode = True
+        if ev.event == "press":
+            self._press(ev)
+        elif ev.event == "time":
+            self._times = (ev.white_ms, ev.black_ms)
+            held = self._held
+            if held is not None and held.times is None and ev.t == held.event.t:
+                self._held = replace(held, times=(ev.white_ms, ev.black_ms))
+            elif self._await_time is not None and self._await_time < len(self.moves):
+                self._stamp(self._await_time, ev.white_ms, ev.black_ms)
+                self._await_time = None
+            self._emit(ClockUpdate(t, ev.white_ms, ev.black_ms, self._running))
+        elif ev.event == "flag":
+            white = ev.side == "white"
+            self.tracker.flag(white)
+            if self._phase == OVER:
+                self._note(t, f"{ev.side}'s flag fell after the end of the game")
+                return
+            outcome = self.tracker.flag_outcome()
+            if outcome == "draw":
+                self._end(t, result_text(self.variant, "draw"), "both flags fell (CODEX art. 59.A, 60.A)")
+            elif outcome is not None and len(self.tracker.flags) == 1:
+                self._end(t, result_text(self.variant, outcome),
+                          f"{ev.side}'s flag fell (CODEX art. 29, 57.C; FPD 5.4): the arbiter confirms "
+                          "whether the opponent could still win")
+        elif ev.event in ("pause", "resume"):
+            self._running = None if ev.event == "pause" else self._running
+            self._note(t, f"clock {ev.event}")
+        else:
+            self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _press(self, ev: ClockEvent) -> None:
+        t = ev.t
+        white = ev.side == "white"
+        self._running = SIDE[not white]
+        if self._phase == SETUP:
+            self._check_setup(t)
+            if self._phase == SETUP:
+                occ = self._occ
+                if self._setup_flagged is None:
+                    self._flag_setup(occ, True, t)
+                self._note(t, f"{ev.side} pressed the clock before the board was set up")
+                return
+        if self._phase in (LOST, OVER) or self._clock_mode is False and self.settings.use_clock is False:
+            self._note(t, f"{ev.side} pressed the clock ({self._phase}): ignored")
+            return
+        at, after = self._press_time(ev)
+        n = len(self.moves)
+        split = self._split
+        if white != self.board.turn and split is not None and (not after or at >= split[1]):
+            self._resolve_split()       # the opponent pressed: the piece he lifted began his move
+        seg = self._seg
+        if white != self.board.turn or after and at < seg.t0:
+            # the press ends a move of his that was read before it came (his opponent began)
+            last = self._last_standing(ev.side, at if after else None)
+            if last is not None and (after or last == self._last_standing()) and not self._entry_plies[last].pressed \
+                    and (after or not self._shows_move_of(white)):
+                entry = self.moves[last]
+                self._note(t, f"{ev.side}'s press ends {entry.number}. {entry.move_text}, read when his "
+                              "opponent began")
+                if at < entry.t:
+                    self.moves[last] = entry.evolve(t=at)
+                self._pressed(last, ev)
+                return
+            if after or not seg.changes or self._occ == seg.occ0:
+                self._note(t, f"{ev.side} pressed the clock after his move was read")
+                return
+            if seg.changes[-1].up and self._air_wait(ev, white):
+                return
+            self._other_side_commit(t, white)
+        elif split is not None and at < split[1]:
+            # pressed before the opponent's first lift: the move stood as it was then
+            self._held = HeldPress(ev, at, split[3], split[0])
+            self._resolve_split()
+            return
+        elif split is not None:
+            self._held = HeldPress(ev, at, self._occ, len(seg.changes))
+            self._note(t, f"{ev.side} pressed the clock while {SIDE[not white]}'s piece "
+                          f"{self.variant.square_name(split[4])} is off the board: what follows tells "
+                          "whether it began his move")
+            return
+        elif self._occ == seg.occ0:
+            if after:
+                self._note(t, f"{ev.side}'s press matches no move on the board: no clock-without-move is read "
+                              "from a press that came late")
+                return
+            self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
+                            white, self._number)
+            return
+        else:
+            plan = self._plan(self._occ, faults=False)
+            if plan is None:
+                if not after and self._magnet_wait(ev):
+                    return
+                plan = self._fault_plan(self._occ, None)
+            elif not after and self._landing_wait(ev):
+                return
+            if plan is not None:
+                self._commit_plan(plan, at, f"{ev.side} pressed the clock")
+            elif after:
+                self._note(t, f"{ev.side}'s press came late and the board shows no move of his: left to what "
+                              "follows")
+                return
+            else:
+                self._other_side_commit(t, not white, fallback_for=white)
+        if len(self.moves) > n:
+            self._pressed(len(self.moves) - 1, ev)
+
+    def _press_time(self, ev: ClockEvent) -> tuple[float, bool]:
+        """When the press was made (``clock_t`` of a line that arrived late: replayed after a reconnection,
+        docs/clock.md), and whether it is known only after the fact (replayed, inferred from the lever of
+        a DGT clock, or later than the debounce window: until then the engine has decided nothing the
+        press could have changed); a late arrival is noted in the timeline."""
+        extra = ev.extra
+        if not extra:
+            return ev.t, False
+        at = extra.get("clock_t")
+        at = ev.t if not isinstance(at, (int, float)) else min(float(at), ev.t)
+        flags = [k for k in ("replayed", "inferred") if extra.get(k)]
+        after = bool(flags) or at < ev.t - self.settings.bounce_s
+        if after:
+            when = f"made at {at:.3f}, {ev.t - at:.3f} s before it arrived" if at < ev.t else "time unknown"
+            self._note(ev.t, f"{ev.side}'s press came after the fact ({', '.join(flags) or 'late'}; {when})")
+        return at, after
+
+    def _last_standing(self, side: str | None = None, at: float | None = None) -> int | None:
+        """The index in ``moves`` of the last move (of ``side``) that stands (not withdrawn); with ``at``,
+        the last whose turn had begun by then (the move a press made at ``at`` ended)."""
+        plies = self._entry_plies
+        for i in range(len(plies) - 1, -1, -1):
+            ply = plies[i]
+            if not ply.withdrawn and (side is None or self.moves[i].side == side) and (at is None or ply.start <= at):
+                return i
+        return None
+
+    def _entry_of(self, ply: Ply) -> int:
+        plies = self._entry_plies
+        return next(i for i in range(len(plies) - 1, -1, -1) if plies[i] is ply)
+
+    def _shows_move_of(self, white: bool) -> bool:
+        """The turn's board shows exactly a legal move of ``white`` (the side not to move)."""
+        seg = self._seg
+        if not seg.changes or self._occ == seg.occ0:
+            return False
+        other = snap(self.board)
+        other.turn = white
+        expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings), tuple(seg.lift_order),
+                       index=self._index(other))
+        return expl is not None and expl.legal and expl.exact
+
+    def _pressed(self, index: int, ev: ClockEvent, times: tuple[int, int] | None = None) -> None:
+        """The mover's press ended move ``index``: the clock times with the press (or the time line that
+        follows it) are that move's."""
+        self._entry_plies[index].pressed = True
+        if times is None and ev.white_ms is not None and ev.black_ms is not None:
+            times = (ev.white_ms, ev.black_ms)
+        if times is not None:
+            self._stamp(index, *times)
+            self._await_time = None
+        else:
+            self._await_time = index
+
+    def _stamp(self, index: int, white_ms: int | None, black_ms: int | None) -> None:
+        entry = self.moves[index]
+        ms = white_ms if entry.side == "white" else black_ms
+        self.moves[index] = entry.evolve(clock_ms=ms)
+        self._entry_plies[index].clock = ClockStamp(white_ms, black_ms, entry.side == "black")
+
+    def _commit_held(self, reason: str) -> None:
+        """The held press stands as it was made: the mover's move is what the board showed at the press
+        (the opponent's piece he had lifted was taken off by the mover); later changes are the opponent's."""
+        held = self._held
+        assert held is not None
+        plan = self._plan(held.occ)
+        if plan is None:
+            if self._split is not None:
+                self._resolve_split()
+            else:
+                self._held = None         # nothing left to stamp: the press stands as a note
+                self._note(held.event.t, f"{held.event.side}'s press matches no move on the board")
+            return
+        self._split = None
+        self._cut(held.index, held.at, plan, held.occ, reason)
+
+    def _other_side_commit(self, t: float, white: bool, fallback_for: bool | None = None) -> None:
+        """The board shows a move of the side NOT to move: a second move in one turn (CODEX 42.A), or
+        the reply after the mover pressed without moving (FPD 7.5b)."""
+        seg = self._seg
+        other = snap(self.board)
+        other.turn = not other.turn
+        expl = explain(other, seg.occ0, self._occ, frozenset(seg.landings),
+                       tuple(seg.lift_order), index=self._index(other))
+        if expl is not None and (expl.legal or fallback_for is not None):
+            passed = self._passes(t, SIDE[other.turn])
+            self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=passed)
+            return
+        occ = self._occ
+        squares = occ ^ seg.occ0
+        if len(squares) >= self.settings.lost_squares:
+            self._lose(t, occ)
+            return
+        mover = self.board.turn
+        text = "?(" + " ".join(("+" if s in occ else "-") + self.variant.square_name(s) for s in sorted(squares)) + ")"
+        after = self._assign(occ)
+        idx = self._irregular("illegal-move", t, sorted(squares),
+                              "the board changed in a way no single move explains", mover,
+                              self._number)
+        from_irregular = self._accept_open(mover, t)
+        entry = MoveEntry(self._number, SIDE[mover], text, t, None, None, False, self._fen(after))
+        if not mover:
+            self._number += 1
+        comment = f"{SIDE[mover]} {text}: illegal-move"
+        if from_irregular:
+            comment = f"{comment}; {self._irregular_position(from_irregular)}"
+        ply = Ply(snap(self.board), None, False, self._fen(after), None, False, None, comment, [idx],
+                   start=seg.t0, text=text)
+        self._plies.append(ply)
+        self.moves.append(entry)
+        self._entry_plies.append(ply)
+        self._emit(entry)
+        self._undo = Undo(len(self._plies) - 1, seg.occ0, snap(self.board))
+        self.tracker.set_position(self._fen(after))
+        self.board = after
+        self._seg = Segment(t, occ, pieces=self._pieces)
+        if self._mask.assumed:
+            self._mask_sync()
+        self._counters(t)

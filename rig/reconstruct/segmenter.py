@@ -1,0 +1,345 @@
+"""Segmenter stage: the set-up, confirmed square changes into the turn's segment, and lost positions.
+
+Each confirmed lift or placement (after the debounce) is added to the segment of the turn: the evidence
+since the last commit (touches, touch-downs, removals, in time order). Before the first move it checks
+the set-up (FPD 000 art. 7.2; CODEX 004 art. 44: a set-up error is put right before the first move);
+during play it notices the opponent's start (his own piece lifted) and a second move in one turn (CODEX
+004 art. 42.A), asks :func:`rig.reconstruct.matcher.explain` which move the board shows, and declares the
+position lost when no reading is left, until the board shows it again (FPD 000 art. 7.4; CODEX 004 art.
+46-48). Mixed into :class:`rig.reconstruct.Reconstructor`.
+"""
+
+from __future__ import annotations
+
+from rig.board import Board
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.outputs import (
+    CORRECTED,
+    PositionLost,
+    PositionRestored,
+)
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, Segment, snap
+
+__all__ = ["Segmenter"]
+
+
+class Segmenter:
+    """Reads the square changes of a turn into its segment and the moves they can show."""
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def _start_occupancy(self) -> frozenset[int]:
+        return self.board.occupied()
+
+    def _check_setup(self, t: float) -> None:
+        if not self._deb.started or self._phase != SETUP:
+            return
+        occ = self._occ
+        target = self._start_occupancy()
+        colours_ok = True
+        if occ == target and self._pieces is not None and set(self._pieces) == set(occ):
+            want = self.board.piece_codes()
+            colours_ok = all(self._pieces[s].lower() == want[s].lower() for s in occ)
+        if occ == target and colours_ok and not self._deb.pending:
+            self._phase = PLAY
+            self._seg = Segment(t, occ, pieces=self._pieces)
+            if self._setup_flagged is not None:
+                self._set_status(self._setup_flagged, CORRECTED, t, "the board was set up right")
+                self._setup_flagged = None
+            self._setup_put_right(t)
+            if self.trace:
+                self._note(t, "board set up: the game starts")
+            return
+        last = self._seg.last_change if self._seg.last_change is not None else self._seg.t0
+        if self._setup_flagged is None and not self._deb.pending and t - last >= self.settings.stable_s:
+            self._flag_setup(occ, colours_ok, max(t, last))
+
+    def _flag_setup(self, occ: frozenset[int], colours_ok: bool, t: float) -> None:
+        if colours_ok and self._setup_single(occ, t):
+            return                        # one square off: an observation until the first move tells
+        target = self._start_occupancy()
+        v = self.variant
+        if not colours_ok:
+            detail = "the colours are on the wrong sides: the board is turned round (180 degrees)"
+            squares: tuple[int, ...] = ()
+        elif self.header.fen is None and occ == self._turned_start():
+            detail = "the board is turned a quarter: the double corner is on the wrong side"
+            squares = tuple(sorted(occ ^ target))
+        else:
+            squares = tuple(sorted(occ ^ target))
+            missing = sorted(target - occ)
+            extra = sorted(occ - target)
+            detail = f"start position differs: missing {missing}, extra {extra}"
+        self._setup_flagged = self._irregular("wrong-setup", t, squares, detail, white=self.board.turn,
+                                              number=self._number)
+        del v
+
+    def _turned_start(self) -> frozenset[int]:
+        v = self.variant
+        rows = len(v.white_start) // v.half
+        return frozenset(s for s in range(1, v.squares + 1)
+                         if v.coords(s)[0] < rows or v.coords(s)[0] >= v.size - rows)
+
+    # -- square changes ----------------------------------------------------------------------
+
+    def _change(self, c: SquareChange) -> None:
+        if c.up:
+            self._occ = self._occ - {c.square}
+        else:
+            self._occ = self._occ | {c.square}
+            self._closed_once.add(c.square)   # the switch works (a faulty one is looked for elsewhere first)
+        if self.trace:
+            self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
+        if self._phase == SETUP:
+            self._seg.last_change = c.t
+            if self._setup_fault(c):
+                return
+            self._check_setup(c.t)
+            return
+        if self._phase == OVER:
+            return
+        if self._phase == LOST:
+            self._lost_check(c.t)
+            return
+        if self._recheck is not None:
+            self._recheck_correction(c)
+        occ = self._occ
+        seg = self._seg
+        mover = self.board.turn
+        piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
+        if piece is not None:
+            occ_before = occ | {c.square}     # the square was occupied before this lift
+        if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
+            seg = self._seg                   # the opponent's move from a masked square began
+            piece = None
+        if piece is not None and piece[0] != mover and seg.changes:
+            # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
+            if self._split is None:
+                self._removal_plan = None
+                plan = self._plan(occ_before, c.square)
+                if plan is not None:
+                    self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
+                    self._split = split
+                elif not self._clock_mode and not self._batch_more:
+                    self._split = self._standing_split(seg, c, occ_before)
+            elif self._split[4] not in occ_before and self._held is not None:
+                # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
+                self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
+                seg = self._seg
+            elif self._split[4] not in occ_before:
+                self._removal_plan = None
+                plan = self._plan(occ_before, c.square)
+                if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
+                    plan, occ_before = split[2], split[3]
+                if plan is not None:
+                    # the first piece stayed off: the mover took it off; this lift starts the reply
+                    self._split = None
+                    self._commit_plan(plan, c.t, f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
+                                                 " his move starts", occ_before)
+                    seg = self._seg
+                elif self._removal_plan is not None and self._split_is_removal(c.square):
+                    self._split = None    # another captured piece taken off: the first was the mover's removal too
+        elif piece is not None and piece[0] == mover:
+            if self._held is not None:
+                self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
+                seg = self._seg
+            elif self._split is not None:
+                if self._split_captures(c.square):
+                    self._resolve_split()     # the lifted piece is one the opponent's capture took
+                    seg = self._seg
+                elif self._mask.assumed and self._split_to_masked():
+                    # the opponent's piece went to a masked square, unseen: his move is read as it stands,
+                    # and this lift begins the reply (tentative, like any first lift of the side not to move)
+                    self._resolve_split()
+                    seg = self._seg
+                    plan = self._plan(occ_before, c.square)
+                    if plan is not None:
+                        self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                else:
+                    self._split = None      # the mover is still at work
+            elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
+                                                             or self._own_lifts_off(seg, occ_before)):
+                # the mover begins while the board shows a move of his opponent: a second move
+                # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b); his
+                # pieces already off may be the ones that move captured (the move then shows exactly)
+                if self._other_side_move(c.t, occ_before):
+                    seg = self._seg
+        elif c.up and self._split is not None and self._split_captures(c.square):
+            self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
+            seg = self._seg
+        self._record_change(seg, c)
+        split = self._split
+        if split is not None and not c.up:
+            if c.square not in split[3] and self._split_lands(split, c.square):
+                self._resolve_split()
+                return
+            if self._held is not None and c.square == split[4]:
+                # the piece is back where it stood: the mover had taken it off before his press
+                self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
+                seg = self._seg
+        if self._undo is not None and not self._batch_more and self._try_undo(c.t, occ):
+            return
+        if len(occ ^ seg.occ0) >= self._lost_limit():
+            self._lose(c.t, occ)
+
+    def _record_change(self, seg: Segment, c: SquareChange) -> None:
+        s = c.square
+        seg.changes.append(c)
+        seg.last_change = c.t
+        if c.up and s in seg.occ0:
+            piece = self.board.piece_at(s)
+            if piece is not None and piece[0] == self.board.turn:
+                seg.last_own_lift = s
+        elif not c.up and s not in seg.occ0 and seg.last_own_lift is not None:
+            seg.hints[s] = seg.last_own_lift
+        if c.up:
+            if s in seg.occ0 and s not in seg.placed_at:
+                seg.lifted_at[s] = c.t
+                if seg.pieces is None and self._pieces is not None and not seg.lift_order:
+                    seg.pieces = self._pieces
+                seg.lift_order.append(s)
+            elif s in seg.placed_at:
+                down = seg.placed_at.pop(s)
+                if s not in seg.occ0 and c.t - down >= self.settings.touch_s:
+                    seg.landings[s] = c.t - down
+                if s in seg.occ0:
+                    seg.lifted_at[s] = c.t
+                    seg.lift_order.append(s)
+        else:
+            if s in seg.occ0 and s in seg.lifted_at:
+                up = seg.lifted_at.pop(s)
+                if c.t - up >= self.settings.touch_s:
+                    seg.touches.append((s, up, c.t))
+            seg.placed_at[s] = c.t
+
+    def _index(self, board: Board | None = None) -> PositionIndex:
+        """The candidates of ``board`` (default: the engine's board), built once per position."""
+        board = self.board if board is None else board
+        if board is self._indexed[0]:
+            return self._indexed[1]       # boards are never changed once looked up: one per position
+        key = board.key()
+        index = self._indexes.get(key)
+        if index is None:
+            if len(self._indexes) >= 16:
+                self._indexes.clear()     # positions of past turns are not looked up again
+            index = self._indexes[key] = PositionIndex(board, shared=True)
+        self._indexed = (board, index)
+        return index
+
+    def _lost_limit(self) -> int:
+        board, index = self._indexed
+        if board is not self.board:
+            index = self._index()
+        return index.longest + 2 + self.settings.lost_squares
+
+    # -- explaining and committing -----------------------------------------------------------
+
+    def _explain(self, occ: frozenset[int] | None = None, board: Board | None = None) -> Explanation | None:
+        seg = self._seg
+        occ = self._occ if occ is None else occ
+        board = self.board if board is None else board
+        expl = explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                       self._index(board))
+        if self._mask.assumed and (expl is None or not (expl.legal and expl.exact)):
+            expl = self._explain_masked(board, occ, expl)
+        return expl
+
+    def _two_moves(self, occ: frozenset[int] | None = None, reuse: bool = False
+                   ) -> tuple[Explanation, frozenset[int], float, Explanation] | None:
+        """The segment read as two moves of the mover (CODEX 42.A): the first point where the board
+        showed a complete legal move, and a second move from there. ``reuse``: also when the second
+        move may have ended on the square the first left (fewer changed squares than two moves)."""
+        seg = self._seg
+        occ = self._occ if occ is None else occ
+        if not reuse and len(occ - seg.occ0) < 2 and len(seg.occ0 - occ) < 2:
+            return None
+        cur = seg.occ0
+        for c in seg.changes:
+            cur = cur - {c.square} if c.up else cur | {c.square}
+            if c.up or cur == occ:
+                continue
+            first = explain(self.board, seg.occ0, cur, index=self._index())
+            if first is None or not first.legal or not first.exact:
+                continue
+            mid = snap(self.board)
+            mid.push(first.move)
+            mid = snap(mid)
+            mid.turn = self.board.turn
+            second = explain(mid, cur, occ, index=self._index(mid))
+            if second is not None:
+                return first, cur, c.t, second
+        return None
+
+    def _own_lifted(self, seg: Segment) -> bool:
+        turn = self.board.turn
+        return any(self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn
+                   for x in seg.lift_order)
+
+    def _own_lifts_off(self, seg: Segment, occ: frozenset[int]) -> bool:
+        """Every piece of the side to move lifted in the segment is still off the board at ``occ``."""
+        turn = self.board.turn
+        return all(x not in occ for x in seg.lift_order
+                   if self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn)
+
+    def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
+        """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
+        seg = self._seg
+        other = snap(self.board)
+        other.turn = not other.turn
+        expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
+        if expl is None or not expl.legal or not expl.exact:
+            return False
+        passed = self._passes(t, SIDE[other.turn])
+        self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
+                     pass_accepted=passed)
+        return True
+
+    def _plan(self, occ: frozenset[int], lifted: int | None = None, faults: bool = True):
+        """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
+        With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
+        explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
+        explains the board."""
+        expl = self._explain(occ)
+        if expl is not None:
+            if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+                self._removal_plan = expl
+                return None
+            if expl.kind == "illegal-move":
+                # two legal moves, the second onto the square the first left (7-10 then 3-7), show the
+                # same squares as one illegal move (3-10): the order of the changes tells (CODEX 42.A)
+                two = self._two_moves(occ, reuse=True)
+                if two is not None and two[0].legal and two[3].legal and two[3].exact:
+                    return two
+            return expl
+        two = self._two_moves(occ)
+        return two if two is not None or not faults else self._fault_plan(occ, lifted)
+
+    # -- lost positions ----------------------------------------------------------------------
+
+    def _lose(self, t: float, occ: frozenset[int]) -> None:
+        squares = tuple(sorted(occ ^ self._seg.occ0))
+        self._phase = LOST
+        self._split = None
+        self._held = None
+        self._lost_target = snap(self.board)
+        self._lost = self._irregular("position-lost", t, squares,
+                                     f"{len(squares)} squares changed with no move to explain them",
+                                     self.board.turn, self._number)
+        self._emit(PositionLost(t, squares))
+
+    def _lost_check(self, t: float) -> None:
+        target = self._lost_target
+        if target is None or self._occ != target.occupied():
+            return
+        self._phase = PLAY
+        self.board = snap(target)
+        self._seg = Segment(t, target.occupied(), pieces=self._pieces)
+        if self._mask.assumed:
+            self._mask_sync()
+        self._undo = None
+        if self._lost is not None:
+            self._set_status(self._lost, CORRECTED, t, "the position was restored")
+        self._lost = None
+        self._emit(PositionRestored(t, self._fen(target)))

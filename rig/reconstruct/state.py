@@ -1,0 +1,116 @@
+"""The engine's state values: game phases, the evidence of a turn, committed plies, held presses, undos.
+
+Plain data shared by the stages of :class:`rig.reconstruct.Reconstructor` (docs/reconstruction.md): a
+*segment* is the evidence of one turn since the last commit, a *ply* one committed move entry with what
+the record needs to write it, a *held press* the mover's press while the opponent holds a piece he just
+lifted, an *undo* what the last commit can be put back to before the opponent moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+from rig.board import Board
+from rig.move import Move
+from rig.pdn import ClockStamp
+from rig.reconstruct.occupancy import SquareChange
+from rig.session import ClockEvent
+from rig.variants import Variant
+
+__all__ = ["SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "HeldPress", "Undo"]
+
+
+SETUP = "setup"
+PLAY = "play"
+LOST = "lost"
+OVER = "over"
+
+SIDE = {True: "white", False: "black"}
+
+
+def snap(board: Board) -> Board:
+    """A copy of the position without its history (cheap: no FEN is computed)."""
+    b = board.copy()
+    b.move_stack.clear()
+    b._stack.clear()
+    return b
+
+
+@lru_cache(maxsize=64)
+def start_position(variant: Variant, fen: str | None) -> Board:
+    """The session's start position, parsed once per header position (copy it before use)."""
+    return Board(variant, fen)
+
+
+@dataclass(slots=True)
+class Ply:
+    """One committed move entry and what the record needs to write it."""
+
+    board_before: Board
+    move: Move | None
+    legal: bool
+    fen: str | Callable[[], str]       # the FEN after it, or what writes it on first use (``fen_after``)
+    setup_before: str | None = None    # position the move was played from, when not the record's own
+    needs_setup: bool = False          # the board as it stands differs from the move's legal result
+    clock: ClockStamp | None = None
+    comment: str | None = None
+    irregularities: list[int] = field(default_factory=list)
+    setup_only: bool = False           # an arbiter's set-position, not a move
+    withdrawn: bool = False            # undone on the board before the opponent moved: not in the record
+    pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
+    start: float = 0.0                 # when its turn began (the previous commit)
+    text: str = ""                     # the move entry's text
+
+    @property
+    def fen_after(self) -> str:
+        fen = self.fen
+        if not isinstance(fen, str):
+            fen = self.fen = fen()
+        return fen
+
+    @fen_after.setter
+    def fen_after(self, fen: str) -> None:
+        self.fen = fen
+
+
+@dataclass(slots=True)
+class Segment:
+    """The evidence of one turn since the last commit."""
+
+    t0: float
+    occ0: frozenset[int]
+    changes: list[SquareChange] = field(default_factory=list)
+    lifted_at: dict[int, float] = field(default_factory=dict)     # occ0 square -> time it was last lifted
+    placed_at: dict[int, float] = field(default_factory=dict)     # square -> time it was last placed
+    touches: list[tuple[int, float, float]] = field(default_factory=list)   # (square, up, down) put back
+    landings: dict[int, float] = field(default_factory=dict)      # empty-at-start square -> dwell when left
+    lift_order: list[int] = field(default_factory=list)
+    pieces: dict[int, str] | None = None                          # camera view when the turn began
+    last_own_lift: int | None = None
+    hints: dict[int, int] = field(default_factory=dict)           # placed square -> own square lifted last before
+    last_change: float | None = None
+
+
+@dataclass(frozen=True)
+class HeldPress:
+    """The mover's press while the opponent holds a piece he just lifted: whether that lift began the
+    opponent's move (the press came late) or was the mover taking a piece off before pressing is told by
+    what follows (docs/reconstruction.md, Commit)."""
+
+    event: ClockEvent
+    at: float                          # when it was pressed (``clock_t`` of a line that arrived late)
+    occ: frozenset[int]                # the confirmed occupancy at the press
+    index: int                         # the segment's changes before the press
+    times: tuple[int, int] | None = None   # the time line that came with the press
+
+
+@dataclass(slots=True)
+class Undo:
+    """What the last commit can be put back to before the opponent moves."""
+
+    ply: int
+    occ_before: frozenset[int]
+    board_before: Board
+    legal_after: Board | None = None   # the legal result, when the board shows something else
