@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rig.move import Move
 from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.state import PendingSplit
 
 __all__ = ["Certainty"]
 
@@ -72,7 +73,7 @@ class Certainty:
         while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004
         art. 42.G): nothing on the board tells. Read as his turn begun; recorded as an observation."""
         split = self._split
-        square = split[4]
+        square = split.square
         name = self.variant.square_name
         mover = self.board.turn
         self._observe("wrong-piece-removed", t, (square,), f"{name(square)} off the board after the move",
@@ -92,26 +93,26 @@ class Certainty:
         plan = self._plan(occ, c.square)
         if plan is None:
             return None
-        return (len(seg.changes), c.t, plan, occ, c.square)
+        return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
 
-    def _standing_split(self, seg, c, occ_before: frozenset[int]):
+    def _standing_split(self, seg, c, occ_before: frozenset[int]) -> PendingSplit | None:
         """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking
         it off, or its owner beginning his move with it (CODEX 004 art. 42.K); tentative like any first
         lift of the opponent: where it comes down tells."""
         plan = self._removal_plan          # what _plan found at this lift
         if plan is None or not plan.legal or c.square not in plan.standing:
             return None
-        return (len(seg.changes), c.t, plan, occ_before, c.square)
+        return PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
 
-    def _split_lands(self, split, square: int) -> bool:
+    def _split_lands(self, split: PendingSplit, square: int) -> bool:
         """A placement on an empty square while the opponent's first lifted piece is off: his move under way.
         When that piece is a captured one still standing (:meth:`_standing_split`), only if it can go there
         (any other square closing is a magnet passing by, or the mover's hand)."""
-        plan = split[2]
-        if not isinstance(plan, Explanation) or split[4] not in plan.standing or not self._plan_fits_board(plan):
+        plan = split.plan
+        if not isinstance(plan, Explanation) or split.square not in plan.standing or not self._plan_fits_board(plan):
             return True
-        after = self._physical_after(plan, split[3])
-        return any(m.origin == split[4] and m.destination == square for m in self._index(after).moves)
+        after = self._physical_after(plan, split.occ)
+        return any(m.origin == split.square and m.destination == square for m in self._index(after).moves)
 
     def _recheck_correction(self, c) -> None:
         """The change after a standing captured piece was lifted by its owner: put down on a square it can
@@ -137,11 +138,11 @@ class Certainty:
         still at work, unless a capture by the opponent's lifted piece takes it: his capture is under way, its
         landing not read yet (a slow magnet, a masked square) or its pieces taken off two at once."""
         split = self._split
-        plan = split[2]
+        plan = split.plan
         if not isinstance(plan, Explanation) or not self._plan_fits_board(plan):
             return False
-        after = self._physical_after(plan, split[3])
-        return any(m.origin == split[4] and square in m.captured for m in self._index(after).moves)
+        after = self._physical_after(plan, split.occ)
+        return any(m.origin == split.square and square in m.captured for m in self._index(after).moves)
 
     def _plan_fits_board(self, plan: Explanation) -> bool:
         """The explanation was made on the engine's board as it is (every piece it names stands there)."""
@@ -152,5 +153,5 @@ class Certainty:
     def _split_is_removal(self, square: int) -> bool:
         """The split is a standing captured piece lifted (:meth:`_standing_split`) and ``square``, just lifted
         too, is another piece the same capture took: the mover is clearing the captured pieces."""
-        plan = self._split[2]
-        return isinstance(plan, Explanation) and self._split[4] in plan.standing and square in plan.move.captured
+        plan = self._split.plan
+        return isinstance(plan, Explanation) and self._split.square in plan.standing and square in plan.move.captured

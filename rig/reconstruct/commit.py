@@ -57,11 +57,11 @@ class CommitPolicy:
         if self._clock_mode:
             return
         if self._split is not None:
-            if self._split[4] in self._occ:
+            if self._split.square in self._occ:
                 self._resolve_split()     # the opponent's piece is back: he touched it, his turn began
                 return
-            plan = self._split[2]
-            if isinstance(plan, Explanation) and self._split[4] in plan.standing:
+            plan = self._split.plan
+            if isinstance(plan, Explanation) and self._split.square in plan.standing:
                 self._split = None        # a captured piece taken off and left off: the mover removed it
                 plan = self._plan(self._occ)
                 if plan is not None:

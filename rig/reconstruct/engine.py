@@ -61,7 +61,19 @@ from rig.reconstruct.presses import ClockPresses
 from rig.reconstruct.record import RecordBuilder
 from rig.reconstruct.segmenter import Segmenter
 from rig.reconstruct.settings import Settings
-from rig.reconstruct.state import PLAY, SETUP, HeldPress, Ply, Segment, Undo, snap, start_position
+from rig.reconstruct.state import (
+    PLAY,
+    SETUP,
+    HeldPress,
+    PendingSplit,
+    Phase,
+    Ply,
+    Recheck,
+    Segment,
+    Undo,
+    snap,
+    start_position,
+)
 from rig.rulesets import GameTracker
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
 from rig.variants import get_variant
@@ -100,7 +112,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         self._plies: list[Ply] = []
         self._entry_plies: list[Ply] = []    # the ply of each entry of ``moves`` (set-positions have none)
         self._deb = Debouncer(self.settings.bounce_s)
-        self._phase = SETUP
+        self._phase: Phase = SETUP
         self._seg = Segment(0.0, frozenset())
         self._deferred: deque = deque()
         self._out: list[Output] = []
@@ -113,7 +125,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         self._await_time: int | None = None
         self._undo: Undo | None = None
         self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
-        self._split: tuple[int, float, Any, frozenset[int], int] | None = None
+        self._split: PendingSplit | None = None
         self._held: HeldPress | None = None
         self._pieces: dict[int, str] | None = None
         self._number = 1                  # PDN number of the next move of the side to move
@@ -126,7 +138,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         self._setup_flagged: int | None = None
         self._lost: int | None = None
         self._lost_target: Board | None = None
-        self._recheck: tuple | None = None   # a correction that the next change may show was a move
+        self._recheck: Recheck | None = None   # a correction that the next change may show was a move
         self._batch_more = False             # the change being read has more of its frame after it
         self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
         self._init_faults()

@@ -30,6 +30,7 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.state import PLAY, PendingSplit
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
 
@@ -279,7 +280,7 @@ class FaultHandling:
         self._fault(square, kind, since, detail + "; the game began with it: check the switch", kind == "dead")
         self._setup_obs = None
         self._occ = target
-        self._phase = "play"
+        self._phase = PLAY
         self._seg = type(self._seg)(c.t, target, pieces=self._pieces)
         self._change(c)
         return True
@@ -336,7 +337,7 @@ class FaultHandling:
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
         but one unchanged square finds a faulty switch there (masked from now on); its explanation."""
-        if self._phase != "play" or self._ending:
+        if self._phase != PLAY or self._ending:
             return None
         seg = self._seg
         changed = {c.square for c in seg.changes}
@@ -423,12 +424,12 @@ class FaultHandling:
         """The opponent's first lifted piece is still off and can go to a masked empty square: his move may be
         over (its landing unseen); the mover's next lift is then the reply, not the mover still at work."""
         split = self._split
-        plan = split[2]
-        if not isinstance(plan, Explanation) or split[4] in self._occ or not self._plan_fits_board(plan):
+        plan = split.plan
+        if not isinstance(plan, Explanation) or split.square in self._occ or not self._plan_fits_board(plan):
             return False
-        after = self._physical_after(plan, split[3])
+        after = self._physical_after(plan, split.occ)
         mask = self._mask
-        return any(m.origin == split[4] and m.destination in mask and not mask.assumed[m.destination]
+        return any(m.origin == split.square and m.destination in mask and not mask.assumed[m.destination]
                    for m in self._index(after).moves)
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
@@ -446,7 +447,7 @@ class FaultHandling:
         for m in self._index(after).moves:
             if m.origin in self._mask and after.piece_at(m.origin) is not None and (
                     c.square in m.captured if c.up else c.square in m.path[1:]):
-                self._split = (len(self._seg.changes), c.t, plan, prev, m.origin)
+                self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
                 self._resolve_split()
                 return True
         return False

@@ -82,7 +82,7 @@ class ClockPresses:
         at, after = self._press_time(ev)
         n = len(self.moves)
         split = self._split
-        if white != self.board.turn and split is not None and (not after or at >= split[1]):
+        if white != self.board.turn and split is not None and (not after or at >= split.t):
             self._resolve_split()       # the opponent pressed: the piece he lifted began his move
         seg = self._seg
         if white != self.board.turn or after and at < seg.t0:
@@ -103,15 +103,15 @@ class ClockPresses:
             if seg.changes[-1].up and self._air_wait(ev, white):
                 return
             self._other_side_commit(t, white)
-        elif split is not None and at < split[1]:
+        elif split is not None and at < split.t:
             # pressed before the opponent's first lift: the move stood as it was then
-            self._held = HeldPress(ev, at, split[3], split[0])
+            self._held = HeldPress(ev, at, split.occ, split.index)
             self._resolve_split()
             return
         elif split is not None:
             self._held = HeldPress(ev, at, self._occ, len(seg.changes))
             self._note(t, f"{ev.side} pressed the clock while {SIDE[not white]}'s piece "
-                          f"{self.variant.square_name(split[4])} is off the board: what follows tells "
+                          f"{self.variant.square_name(split.square)} is off the board: what follows tells "
                           "whether it began his move")
             return
         elif self._occ == seg.occ0:

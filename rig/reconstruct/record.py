@@ -22,7 +22,7 @@ from rig.reconstruct.outputs import (
     MoveEntry,
     MoveWithdrawn,
 )
-from rig.reconstruct.state import OVER, PLAY, SIDE, Segment, Undo, snap
+from rig.reconstruct.state import OVER, PLAY, SIDE, Recheck, Segment, Undo, snap
 from rig.rulesets import GameTracker
 
 __all__ = ["RecordBuilder"]
@@ -84,8 +84,8 @@ class RecordBuilder:
                 # a standing captured piece lifted by its owner (now to move): taken off, or his move with it;
                 # kept to check against the next change (CODEX 004 art. 42.K)
                 i = self._entry_of(ply)
-                self._recheck = (next(iter(lifted)), self.board, self._seg, ply, i, self.moves[i], undo,
-                                 undo.legal_after, [(k, self.irregularities[k].status) for k in open_irr])
+                self._recheck = Recheck(next(iter(lifted)), self.board, self._seg, ply, i, self.moves[i], undo,
+                                       undo.legal_after, [(k, self.irregularities[k].status) for k in open_irr])
             for i in open_irr:
                 if self.irregularities[i].type in ("capture-not-removed", "wrong-piece-removed",
                                                    "own-piece-removed"):

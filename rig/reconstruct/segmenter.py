@@ -19,7 +19,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, Segment, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Segment, snap
 
 __all__ = ["Segmenter"]
 
@@ -119,20 +119,20 @@ class Segmenter:
                 self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is not None:
-                    self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                    self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
                 elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
                     self._split = split
                 elif not self._clock_mode and not self._batch_more:
                     self._split = self._standing_split(seg, c, occ_before)
-            elif self._split[4] not in occ_before and self._held is not None:
+            elif self._split.square not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
                 seg = self._seg
-            elif self._split[4] not in occ_before:
+            elif self._split.square not in occ_before:
                 self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
-                    plan, occ_before = split[2], split[3]
+                    plan, occ_before = split.plan, split.occ
                 if plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
@@ -156,7 +156,7 @@ class Segmenter:
                     seg = self._seg
                     plan = self._plan(occ_before, c.square)
                     if plan is not None:
-                        self._split = (len(seg.changes), c.t, plan, occ_before, c.square)
+                        self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
                 else:
                     self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
@@ -172,10 +172,10 @@ class Segmenter:
         self._record_change(seg, c)
         split = self._split
         if split is not None and not c.up:
-            if c.square not in split[3] and self._split_lands(split, c.square):
+            if c.square not in split.occ and self._split_lands(split, c.square):
                 self._resolve_split()
                 return
-            if self._held is not None and c.square == split[4]:
+            if self._held is not None and c.square == split.square:
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg

@@ -9,23 +9,36 @@ lifted, an *undo* what the last commit can be put back to before the opponent mo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
-from typing import Callable
+from typing import Any, Callable, NamedTuple
 
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp
 from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.outputs import MoveEntry
 from rig.session import ClockEvent
 from rig.variants import Variant
 
-__all__ = ["SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "HeldPress", "Undo"]
+__all__ = ["Phase", "SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "PendingSplit",
+           "Recheck", "HeldPress", "Undo"]
 
 
-SETUP = "setup"
-PLAY = "play"
-LOST = "lost"
-OVER = "over"
+class Phase(StrEnum):
+    """Where the game stands: the set-up is checked before the first move (FPD 000 art. 7.2; CODEX 004 art.
+    44), play reads moves, a lost position waits for the board to show it again (FPD 000 art. 7.4; CODEX
+    004 art. 46-48), and nothing is read once the game is over."""
+
+    SETUP = "setup"
+    PLAY = "play"
+    LOST = "lost"
+    OVER = "over"
+
+
+# the members bound to module names: the stages compare the phase on every change (a global is read
+# faster than an enum's attribute)
+SETUP, PLAY, LOST, OVER = Phase.SETUP, Phase.PLAY, Phase.LOST, Phase.OVER
 
 SIDE = {True: "white", False: "black"}
 
@@ -91,6 +104,32 @@ class Segment:
     last_own_lift: int | None = None
     hints: dict[int, int] = field(default_factory=dict)           # placed square -> own square lifted last before
     last_change: float | None = None
+
+
+class PendingSplit(NamedTuple):
+    """The opponent's first lift after the mover's changes, while it is not yet told whether it began his move
+    (docs/reconstruction.md, Commit): the segment is cut there if it did."""
+
+    index: int                         # the segment's changes before the lift
+    t: float                           # when the piece was lifted
+    plan: Any                          # the mover's move as the board showed it at the lift (``_plan``'s reading)
+    occ: frozenset[int]                # the confirmed occupancy before the lift
+    square: int                        # the square the opponent's piece was lifted from
+
+
+class Recheck(NamedTuple):
+    """A correction that the next change may show was a move: a standing captured piece lifted by its owner
+    is taken off, or his move with it (CODEX 004 art. 42.K); what to put back if it was the move."""
+
+    square: int                        # the captured piece's square
+    board: Board                       # the engine's board before the correction
+    seg: Segment
+    ply: Ply                           # the ply the correction undid
+    entry_index: int                   # its move entry's index in ``moves``
+    entry: MoveEntry                   # and the entry as it was
+    undo: Undo
+    legal_after: Board
+    statuses: list[tuple[int, str]]    # (irregularity index, status) before the correction
 
 
 @dataclass(frozen=True)
