@@ -22,7 +22,7 @@ from rig.reconstruct.outputs import (
     OPEN,
     MoveEntry,
 )
-from rig.reconstruct.state import PLAY, SETUP, SIDE, Ply, Segment, Undo, snap
+from rig.reconstruct.state import PLAY, SETUP, SIDE, Plan, Ply, Segment, Undo, snap
 
 __all__ = ["CommitPolicy"]
 
@@ -103,7 +103,7 @@ class CommitPolicy:
                     return False
         return True
 
-    def _commit_plan(self, plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
+    def _commit_plan(self, plan: Plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
         if isinstance(plan, Explanation):
             self._commit(plan, t, reason, occ_after=occ_after)
         else:
@@ -122,7 +122,7 @@ class CommitPolicy:
         self._split = None
         self._cut(index, t, plan, occ_at, f"{SIDE[not self.board.turn]} began his move before a clock press")
 
-    def _cut(self, index: int, t: float, plan, occ_at: frozenset[int], reason: str) -> None:
+    def _cut(self, index: int, t: float, plan: Plan, occ_at: frozenset[int], reason: str) -> None:
         """Commit ``plan`` from the segment's first ``index`` changes (the board then showed ``occ_at``)
         and start the next turn with the changes after them."""
         old = self._seg

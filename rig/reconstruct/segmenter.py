@@ -19,7 +19,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Segment, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, snap
 
 __all__ = ["Segmenter"]
 
@@ -247,7 +247,7 @@ class Segmenter:
         return expl
 
     def _two_moves(self, occ: frozenset[int] | None = None, reuse: bool = False
-                   ) -> tuple[Explanation, frozenset[int], float, Explanation] | None:
+                   ) -> TwoMoves | None:
         """The segment read as two moves of the mover (CODEX 42.A): the first point where the board
         showed a complete legal move, and a second move from there. ``reuse``: also when the second
         move may have ended on the square the first left (fewer changed squares than two moves)."""
@@ -269,7 +269,7 @@ class Segmenter:
             mid.turn = self.board.turn
             second = explain(mid, cur, occ, index=self._index(mid))
             if second is not None:
-                return first, cur, c.t, second
+                return TwoMoves(first, cur, c.t, second)
         return None
 
     def _own_lifted(self, seg: Segment) -> bool:
@@ -296,7 +296,7 @@ class Segmenter:
                      pass_accepted=passed)
         return True
 
-    def _plan(self, occ: frozenset[int], lifted: int | None = None, faults: bool = True):
+    def _plan(self, occ: frozenset[int], lifted: int | None = None, faults: bool = True) -> Plan | None:
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
         With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
         explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
@@ -310,7 +310,7 @@ class Segmenter:
                 # two legal moves, the second onto the square the first left (7-10 then 3-7), show the
                 # same squares as one illegal move (3-10): the order of the changes tells (CODEX 42.A)
                 two = self._two_moves(occ, reuse=True)
-                if two is not None and two[0].legal and two[3].legal and two[3].exact:
+                if two is not None and two.first.legal and two.second.legal and two.second.exact:
                     return two
             return expl
         two = self._two_moves(occ)

@@ -11,18 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple
 
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp
+from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import MoveEntry
 from rig.session import ClockEvent
 from rig.variants import Variant
 
-__all__ = ["Phase", "SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "PendingSplit",
-           "Recheck", "HeldPress", "Undo"]
+__all__ = ["Phase", "SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "TwoMoves",
+           "Plan", "PendingSplit", "Recheck", "HeldPress", "Undo"]
 
 
 class Phase(StrEnum):
@@ -112,9 +113,23 @@ class PendingSplit(NamedTuple):
 
     index: int                         # the segment's changes before the lift
     t: float                           # when the piece was lifted
-    plan: Any                          # the mover's move as the board showed it at the lift (``_plan``'s reading)
+    plan: Plan                         # the mover's move as the board showed it at the lift
     occ: frozenset[int]                # the confirmed occupancy before the lift
     square: int                        # the square the opponent's piece was lifted from
+
+
+class TwoMoves(NamedTuple):
+    """A turn read as two moves of the mover (CODEX 004 art. 42.A): the first, the occupancy and time at
+    which the board showed it complete, and the second from there."""
+
+    first: Explanation
+    mid: frozenset[int]
+    t_mid: float
+    second: Explanation
+
+
+#: what a turn's segment shows: one move (legal or not) or two moves of the mover
+Plan = Explanation | TwoMoves
 
 
 class Recheck(NamedTuple):
