@@ -137,6 +137,16 @@ class Board:
         b._legal, b._legal_key = self._legal, self._legal_key
         return b
 
+    def clear_stack(self) -> None:
+        """Forget the moves played; the position (and ``initial_fen``) stays, as python-chess's ``clear_stack``.
+
+        >>> b = Board("portuguese")
+        >>> b.push(b.legal_moves[0]); b.clear_stack(); len(b.move_stack)
+        0
+        """
+        self.move_stack.clear()
+        self._stack.clear()
+
     def key(self) -> tuple[int, int, int, int, bool]:
         """Hashable identity of the position with the side to move (repetition, FMJD 6.1)."""
         return (self.wm, self.wk, self.bm, self.bk, self.turn)

@@ -142,8 +142,7 @@ class CommitPolicy:
         after = snap(before)
         if expl.legal:
             after.push(expl.move)
-            after.move_stack.clear()
-            after._stack.clear()
+            after.clear_stack()
         else:
             pieces = before.pieces()
             piece = pieces.pop(expl.move.origin)

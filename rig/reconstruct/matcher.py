@@ -167,8 +167,7 @@ class PositionIndex:
             self.board = board
         else:
             self.board = board.copy()
-            self.board.move_stack.clear()
-            self.board._stack.clear()
+            self.board.clear_stack()
         g = geometry(board.variant)
         raw = generate_all_paths(g, board.wm, board.wk, board.bm, board.bk, board.turn)
         self._raw = raw

@@ -47,8 +47,7 @@ SIDE = {True: "white", False: "black"}
 def snap(board: Board) -> Board:
     """A copy of the position without its history (cheap: no FEN is computed)."""
     b = board.copy()
-    b.move_stack.clear()
-    b._stack.clear()
+    b.clear_stack()
     return b
 
 
