@@ -82,6 +82,10 @@ def main(argv=None) -> int:
             boards += 1
             full += bad == 0 and not reading.occluded
             positions_flagged += reading.occluded
+            if args.verbose and reading.occluded:
+                print(f"  board {b} position {k}: a hand seen where none is (unexplained {reading.unexplained:.2f}/"
+                      f"{config.occluded_squares}, dark on light {reading.dark_on_light:.2f}/{config.dark_on_light}, "
+                      f"hue {reading.foreign}/{config.hand_squares})")
             full_colour += not reading.occluded and all(
                 (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             for s, c in pieces.items():

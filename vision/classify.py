@@ -28,6 +28,7 @@ CLASSES = ("light", "dark", "white", "black")
 LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
 LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the board is not just lit otherwise
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
+RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
@@ -277,7 +278,9 @@ class Classifier:
         lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
         lab = self.inner(lab_full)
         hands = self.foreign(light_cells)
-        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8), cv2.MORPH_OPEN,
+        # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
+        rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
+        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
         # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
