@@ -45,7 +45,7 @@ from rig.reconstruct.certainty import Certainty
 from rig.reconstruct.commit import CommitPolicy
 from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
-from rig.reconstruct.irregularities import IrregularityDetector
+from rig.reconstruct.irregularities import IrregularityLog
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex
 from rig.reconstruct.occupancy import Debouncer
@@ -81,7 +81,7 @@ from rig.variants import get_variant
 __all__ = ["Reconstructor"]
 
 
-class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector, RecordBuilder, ArbiterDecisions,
+class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
                     FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 

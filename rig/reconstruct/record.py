@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rig.board import Board
 from rig.pdn import result_text
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import explain
 from rig.reconstruct.outputs import (
     CORRECTED,
@@ -73,9 +74,9 @@ class RecordBuilder:
                 for i in open_irr:
                     self._set_status(i, CORRECTED, t, "the board was put back before the opponent moved")
             elif ply.move is not None:
-                idx = self._irregular("move-taken-back", t, (ply.move.origin, ply.move.destination),
-                                      f"{entry.move_text} was taken back", ply.board_before.turn, entry.number,
-                                      before=Board(self.variant, ply.fen_after))
+                ctx = self._context(t, ply.board_before.turn, entry.number)
+                idx, = self._record((detectors.move_taken_back(ctx, ply.move, entry.move_text),),
+                                    before=Board(self.variant, ply.fen_after))
                 self._taken_back = (ply.move.key, idx)
             return True
         if undo.legal_after is not None and occ == undo.legal_after.occupied():
