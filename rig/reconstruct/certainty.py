@@ -2,9 +2,10 @@
 
 A reed switch sees a square occupied or not; it cannot see a hand release a piece, nor which hand touched a
 square. The engine raises an irregularity only when the frames prove it, and records the rest under
-``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"); a real board's habits
-(a neighbour phantom, a captured piece left standing that its owner plays) are read as the play they are.
-Mixed into :class:`rig.reconstruct.Reconstructor`.
+``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"): the detectors of
+:mod:`rig.reconstruct.detectors` sort each finding. This stage reads a real board's habits (a neighbour
+phantom, a captured piece left standing that its owner plays) as the play they are, so that no finding is
+made of them. Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ __all__ = ["Certainty"]
 
 
 class Certainty:
-    """The rules that sort a finding into an irregularity or an observation."""
+    """A real board's habits read as the play they are: phantoms, standing captured pieces, the opponent's start."""
 
     def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
         """The opponent's first lift while a square the mover never played to has just closed (less than
