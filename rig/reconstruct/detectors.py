@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from rig.board import Board
+from rig.board import Board, Piece
 from rig.law import Book, TouchMove
 from rig.move import Move
 from rig.reconstruct.matcher import Explanation, PositionIndex
@@ -99,8 +99,9 @@ def move_findings(ctx: Context, board: Board, index: PositionIndex, expl: Explan
                                       "captured pieces still on the board: "
                                       + ", ".join(name(s) for s in sorted(expl.standing))))
     if expl.missing:
-        opp_missing = sorted(s for s in expl.missing if board.piece_at(s)[0] != mover)
-        own_missing = sorted(s for s in expl.missing if board.piece_at(s)[0] == mover)
+        white = {s: p.white for s in expl.missing if (p := board.piece_at(s)) is not None}
+        opp_missing = sorted(s for s in expl.missing if white[s] != mover)
+        own_missing = sorted(s for s in expl.missing if white[s] == mover)
         if opp_missing:
             found.append(ctx.irregularity("wrong-piece-removed", opp_missing,
                                           "not captured, removed: " + ", ".join(name(s) for s in opp_missing)))
@@ -133,8 +134,7 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         if sq:
             found += ctx.flag("touched-piece-not-moved", sq, f"touched {', '.join(name(s) for s in sq)}"
                               f"{' first' if len(sq) == 1 and len(touches) > 1 else ''}, played {name(move.origin)}")
-        touched_opp = sorted({s for s, _, _ in touches
-                              if board.piece_at(s) is not None and board.piece_at(s)[0] != mover})
+        touched_opp = sorted({s for s, _, _ in touches if (p := board.piece_at(s)) is not None and p.white != mover})
         if touched_opp:
             found += ctx.flag("opponent-piece-touched", touched_opp,
                               "lifted and put back: " + ", ".join(name(s) for s in touched_opp))
@@ -162,7 +162,7 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         if piece is not None and piece[1] and seen in ("w", "b"):
             as_man = snap(board)
             pieces = as_man.pieces()
-            pieces[move.origin] = (piece[0], False)
+            pieces[move.origin] = Piece(piece.white, False)
             as_man.set_pieces(pieces, board.turn)
             if not any(m.key == move.key for m in as_man.legal_moves):
                 found += ctx.flag("uncrowned-king-moved", (move.origin,),

@@ -20,7 +20,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, LastIndex, PendingSplit, Plan, Segment, TwoMoves, snap
 
 __all__ = ["Segmenter"]
 
@@ -199,20 +199,21 @@ class Segmenter:
     def _index(self, board: Board | None = None) -> PositionIndex:
         """The candidates of ``board`` (default: the engine's board), built once per position."""
         board = self.board if board is None else board
-        if board is self._indexed[0]:
-            return self._indexed[1]       # boards are never changed once looked up: one per position
+        last = self._indexed
+        if board is last.board and last.candidates is not None:
+            return last.candidates        # boards are never changed once looked up: one per position
         key = board.key()
         index = self._indexes.get(key)
         if index is None:
             if len(self._indexes) >= 16:
                 self._indexes.clear()     # positions of past turns are not looked up again
             index = self._indexes[key] = PositionIndex(board, shared=True)
-        self._indexed = (board, index)
+        self._indexed = LastIndex(board, index)
         return index
 
     def _lost_limit(self) -> int:
         board, index = self._indexed
-        if board is not self.board:
+        if board is not self.board or index is None:
             index = self._index()
         return index.longest + 2 + self.settings.lost_squares
 
