@@ -229,10 +229,12 @@ class CommitPolicy:
         text = board_before.move_text(move, index.to(move.destination)) if expl.legal else move.text(name=name)
         after = self._physical_after(expl, occ)
         from_irregular = self._accept_open(mover, t)
-        ctx = self._context(t, mover, number)
+        ctx = detectors.Context(self.judge.book, t, mover, number)
         found = self._record((detectors.two_moves(ctx, move, text),), before=in_turn) if two_moves else []
-        found += self._record(detectors.move_findings(ctx, board_before, index, expl, text))
-        found += self._record(detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings))
+        findings = detectors.move_findings(ctx, board_before, index, expl, text)
+        findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings)
+        if findings:
+            found += self._record(findings)
         legal_in_record = expl.legal
         fen_after = partial(self._fen_of, after.wm, after.wk, after.bm, after.bk, after.turn)
         entry = MoveEntry.lazy(number, SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)

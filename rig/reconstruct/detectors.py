@@ -44,10 +44,11 @@ def cite(book: Book, kind: str) -> str:
     return (law.article if law is not None else "") or RULES.get(kind, "")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Context:
     """Who and when a finding is about: the rule book in force, the time, the side (``white``) and the PDN
-    move number."""
+    move number. A value, never changed once made (not frozen: the engine makes one per commit, and a
+    frozen dataclass costs four times as much to make)."""
 
     book: Book
     t: float

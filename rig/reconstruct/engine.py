@@ -63,7 +63,6 @@ from rig.reconstruct.record import RecordBuilder, game_record, report
 from rig.reconstruct.segmenter import Segmenter
 from rig.reconstruct.settings import Settings
 from rig.reconstruct.state import (
-    NO_INDEX,
     PLAY,
     SETUP,
     HeldPress,
@@ -137,7 +136,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         writer = FenWriter(self.variant)
         self._fen = writer.fen
         self._fen_of = writer.fen_of
-        self._indexed: LastIndex = NO_INDEX           # the board last looked up, its index
+        self._indexed = LastIndex()                   # the board last looked up, its index
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None

@@ -20,7 +20,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, LastIndex, PendingSplit, Plan, Segment, TwoMoves, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, snap
 
 __all__ = ["Segmenter"]
 
@@ -208,12 +208,14 @@ class Segmenter:
             if len(self._indexes) >= 16:
                 self._indexes.clear()     # positions of past turns are not looked up again
             index = self._indexes[key] = PositionIndex(board, shared=True)
-        self._indexed = LastIndex(board, index)
+        last.board = board
+        last.candidates = index
         return index
 
     def _lost_limit(self) -> int:
-        board, index = self._indexed
-        if board is not self.board or index is None:
+        last = self._indexed
+        index = last.candidates if last.board is self.board else None
+        if index is None:
             index = self._index()
         return index.longest + 2 + self.settings.lost_squares
 

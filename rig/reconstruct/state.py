@@ -23,7 +23,7 @@ from rig.session import ClockEvent
 from rig.variants import Variant
 
 __all__ = ["Phase", "SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "TwoMoves",
-           "Plan", "PendingSplit", "Recheck", "HeldPress", "Undo", "TakenBack", "LastIndex", "NO_INDEX"]
+           "Plan", "PendingSplit", "Recheck", "HeldPress", "Undo", "TakenBack", "LastIndex"]
 
 
 class Phase(StrEnum):
@@ -177,13 +177,10 @@ class TakenBack(NamedTuple):
     irregularity: int                      # its index in ``irregularities``
 
 
-class LastIndex(NamedTuple):
+@dataclass(slots=True)
+class LastIndex:
     """The board last looked up and its candidates (boards are never changed once looked up: the identity
-    of the board is the key)."""
+    of the board is the key). One per engine, updated in place: it is asked on every change."""
 
-    board: Board | None
-    candidates: PositionIndex | None
-
-
-#: nothing looked up yet
-NO_INDEX = LastIndex(None, None)
+    board: Board | None = None
+    candidates: PositionIndex | None = None
