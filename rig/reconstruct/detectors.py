@@ -18,7 +18,7 @@ position). The article each finding cites is the book's in force (:func:`cite`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from rig.board import Board, Piece
 from rig.law import Book, TouchMove
@@ -36,6 +36,9 @@ __all__ = ["Finding", "Context", "cite", "move_findings", "trail_findings", "rel
 
 #: what a detector returns: an irregularity the frames prove, or an observation for the arbiter's review
 Finding = Irregularity | Observation
+
+#: a square's name in the variant's notation (``Variant.square_name``)
+SquareName = Callable[[int], str]
 
 
 def cite(book: Book, kind: str) -> str:
@@ -173,8 +176,8 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
     return found
 
 
-def release_findings(ctx: Context, seg: Segment, stray: Sequence[int], move: Move, limit: float, name
-                     ) -> list[Finding]:
+def release_findings(ctx: Context, seg: Segment, stray: Sequence[int], move: Move, limit: float,
+                     name: SquareName) -> list[Finding]:
     """FPD 4.6 / FMJD 002 art. 3.12: pieces set down off the path (``stray``, dwell in ``seg.landings``) and moved
     on. Certain when it stayed down ``limit`` or longer (a hand does not rest a held piece that long); shorter,
     the set-down may have been a change of mind with the piece still in hand: an observation."""
@@ -194,7 +197,7 @@ def release_findings(ctx: Context, seg: Segment, stray: Sequence[int], move: Mov
 
 
 def early_removal_findings(ctx: Context, seg: Segment, early: Sequence[int], move: Move, final: float, margin: float,
-                           name) -> list[Finding]:
+                           name: SquareName) -> list[Finding]:
     """FPD 3.8; CODEX 004 art. 42.J: captured pieces (``early``) taken off before the capturing piece's landing
     was read (at ``final``). Certain when the removal came ``margin`` or more before it; closer, the landing's
     switch may have closed late (a slow magnet) after the piece was released: an observation."""
@@ -311,7 +314,7 @@ def turned_start(variant: Variant) -> frozenset[int]:
                      if variant.coords(s)[0] < rows or variant.coords(s)[0] >= variant.size - rows)
 
 
-def held_off_observation(ctx: Context, square: int, stable_s: float, name) -> Observation:
+def held_off_observation(ctx: Context, square: int, stable_s: float, name: SquareName) -> Observation:
     """Without a clock, the opponent's first lifted piece (``square``) stays off on a still board: his hand may
     hold it while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX
     004 art. 42.G): nothing on the board tells. Read as his turn begun; an observation."""
