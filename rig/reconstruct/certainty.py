@@ -2,14 +2,14 @@
 
 A reed switch sees a square occupied or not; it cannot see a hand release a piece, nor which hand touched a
 square. The engine raises an irregularity only when the frames prove it, and records the rest under
-``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"); a real board's habits
-(a neighbour phantom, a captured piece left standing that its owner plays) are read as the play they are.
-Mixed into :class:`rig.reconstruct.Reconstructor`.
+``observations`` for the arbiter's review (docs/reconstruction.md, "Certain or not"): the detectors of
+:mod:`rig.reconstruct.detectors` sort each finding. This stage reads a real board's habits (a neighbour
+phantom, a captured piece left standing that its owner plays) as the play they are, so that no finding is
+made of them. Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
 from __future__ import annotations
 
-from rig.move import Move
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.state import PendingSplit
 
@@ -17,69 +17,7 @@ __all__ = ["Certainty"]
 
 
 class Certainty:
-    """The rules that sort a finding into an irregularity or an observation."""
-
-    def _release_threshold(self) -> float:
-        s = self.settings
-        return max(s.release_s, s.touch_s)
-
-    def _release_findings(self, stray: list[int], move: Move, t: float, number: int) -> list[int]:
-        """FPD 4.6 / FMJD 002 art. 3.12: a piece set down off its path and moved on. Certain when it stayed
-        down ``release_s`` or longer (a hand does not rest a held piece that long); shorter, the set-down may
-        have been a change of mind with the piece still in hand: an observation. Returns the irregularities."""
-        seg = self._seg
-        name = self.variant.square_name
-        mover = self.board.turn
-        limit = self._release_threshold()
-        long = [s for s in stray if seg.landings[s] >= limit]
-        short = [s for s in stray if seg.landings[s] < limit]
-        text = f", then moved on to {name(move.destination)}"
-        if short and self.judge.reported("piece-moved-after-release"):
-            dwell = max(seg.landings[s] for s in short)
-            self._observe("piece-moved-after-release", t, short, "set down on " + ", ".join(name(s) for s in short)
-                          + text, mover, number,
-                          f"set down {dwell:.2f} s (under {limit:g} s): a reed switch cannot tell a release from a "
-                          "hand that kept hold of the piece (a piece is played when released)")
-        found: list[int] = []
-        if long:
-            self._flag(found, t, mover, number, "piece-moved-after-release", long,
-                       "set down on " + ", ".join(name(s) for s in long) + text)
-        return found
-
-    def _early_removal_findings(self, early: list[int], move: Move, final: float, t: float,
-                                number: int) -> list[int]:
-        """FPD 3.8; CODEX 004 art. 42.J: captured pieces taken off before the capturing piece's landing was
-        read. Certain when the removal came ``removal_margin_s`` or more before it; closer, the landing's
-        switch may have closed late (a slow magnet) after the piece was released: an observation."""
-        seg = self._seg
-        name = self.variant.square_name
-        mover = self.board.turn
-        margin = self.settings.removal_margin_s
-        sure = [s for s in early if final - seg.lifted_at[s] >= margin]
-        close = [s for s in early if s not in sure]
-        text = f"removed before the capturing piece reached {name(move.destination)}: "
-        if close and self.judge.reported("capture-removed-early"):
-            gap = min(final - seg.lifted_at[s] for s in close)
-            self._observe("capture-removed-early", t, close, text + ", ".join(name(s) for s in close), mover, number,
-                          f"taken off {gap * 1000:.0f} ms before the landing was read (under {margin * 1000:g} ms): "
-                          "the landing's switch may have closed late, after the piece was released")
-        found: list[int] = []
-        if sure:
-            self._flag(found, t, mover, number, "capture-removed-early", sure, text + ", ".join(name(s) for s in sure))
-        return found
-
-    def _held_off_observation(self, t: float) -> None:
-        """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it
-        while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004
-        art. 42.G): nothing on the board tells. Read as his turn begun; recorded as an observation."""
-        split = self._split
-        square = split.square
-        name = self.variant.square_name
-        mover = self.board.turn
-        self._observe("wrong-piece-removed", t, (square,), f"{name(square)} off the board after the move",
-                      mover, self._number,
-                      f"without a clock a piece off the board for {self.settings.stable_s:g} s may be in its owner's "
-                      "hand (he began his turn) or taken off by the mover: read as his turn begun")
+    """A real board's habits read as the play they are: phantoms, standing captured pieces, the opponent's start."""
 
     def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
         """The opponent's first lift while a square the mover never played to has just closed (less than

@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import partial
 
 from rig.board import Board
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.outputs import (
     ACCEPTED,
@@ -69,7 +70,9 @@ class CommitPolicy:
                 return
             # it stayed off: in its owner's hand (he thinks with it) or taken off by the mover; without a
             # clock the sensors cannot tell: his turn began, and an observation says what may have happened
-            self._held_off_observation(deadline)
+            ctx = self._context(deadline, self.board.turn)
+            self._record((detectors.held_off_observation(ctx, self._split.square, self.settings.stable_s,
+                                                         self.variant.square_name),))
             self._resolve_split()
             return
         expl = self._explain()
@@ -226,34 +229,12 @@ class CommitPolicy:
         text = board_before.move_text(move, index.to(move.destination)) if expl.legal else move.text(name=name)
         after = self._physical_after(expl, occ)
         from_irregular = self._accept_open(mover, t)
-        found: list[int] = []
-        if two_moves:
-            found.append(self._irregular("two-moves", t, (move.origin, move.destination),
-                                         f"{SIDE[mover]} moved again: {text}", mover, number, before=in_turn))
-        if expl.kind is not None:
-            due = ", ".join(board_before.move_text(m, index.moves) for m in index.legal_moves[:6])
-            detail = {"capture-not-taken": f"{text} played; a capture was compulsory ({due})",
-                      "capture-rule-violated": f"{text} took {len(move.captured)}; the law requires one of {due}",
-                      "capture-incomplete": f"{text} stopped before the end of the capture",
-                      "illegal-move": f"{text} is not a move the rules allow"}[expl.kind]
-            found.append(self._irregular(expl.kind, t, move.path, detail, mover, number))
-        if expl.standing:
-            found.append(self._irregular("capture-not-removed", t, sorted(expl.standing),
-                                         "captured pieces still on the board: "
-                                         + ", ".join(name(s) for s in sorted(expl.standing)), mover, number))
-        opp_missing = own_missing = ()
-        if expl.missing:
-            opp_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] != mover)
-            own_missing = sorted(s for s in expl.missing if board_before.piece_at(s)[0] == mover)
-        if opp_missing:
-            found.append(self._irregular("wrong-piece-removed", t, opp_missing,
-                                         "not captured, removed: " + ", ".join(name(s) for s in opp_missing),
-                                         mover, number))
-        if own_missing:
-            found.append(self._irregular("own-piece-removed", t, own_missing,
-                                         "own pieces removed: " + ", ".join(name(s) for s in own_missing),
-                                         mover, number))
-        found.extend(self._trail_irregularities(board_before, index, expl, t, number))
+        ctx = detectors.Context(self.judge.book, t, mover, number)
+        found = self._record((detectors.two_moves(ctx, move, text),), before=in_turn) if two_moves else []
+        findings = detectors.move_findings(ctx, board_before, index, expl, text)
+        findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings)
+        if findings:
+            found += self._record(findings)
         legal_in_record = expl.legal
         fen_after = partial(self._fen_of, after.wm, after.wk, after.bm, after.bk, after.turn)
         entry = MoveEntry.lazy(number, SIDE[mover], text, t, None, move, expl.legal and not two_moves, fen_after)

@@ -21,13 +21,14 @@ Pure: no I/O, no wall clock; time comes in the events, so the same input gives
 the same output, live or replayed.
 
 The stages are mixins of :class:`Reconstructor`, one module each; this module is the public front
-(``feed``, ``advance``, ``finish``, ``report``, ``record``, ``pdn``) and the event loop:
+(``feed``, ``advance``, ``finish``, and the accessors ``report``, ``record``, ``pdn``) and the event loop:
 
 - :mod:`rig.reconstruct.segmenter`: set-up, square changes into the segment, lost positions;
 - :mod:`rig.reconstruct.commit`: the commit policy (still board, opponent's start, split) and the commit;
 - :mod:`rig.reconstruct.presses`: clock presses, held presses, flag falls;
-- :mod:`rig.reconstruct.irregularities`: the irregularities and observations a turn shows;
-- :mod:`rig.reconstruct.record`: counters, the end of the game, take-backs;
+- :mod:`rig.reconstruct.detectors`: pure functions, the irregularities and observations a turn shows;
+- :mod:`rig.reconstruct.irregularities`: records them (indexes, journal) and keeps their status;
+- :mod:`rig.reconstruct.record`: counters, the end of the game, take-backs, the PDN and the report;
 - :mod:`rig.reconstruct.arbiter`: the arbiter's decisions;
 - :mod:`rig.reconstruct.faults` and :mod:`rig.reconstruct.certainty`: failing switches, certain or not;
 - :mod:`rig.reconstruct.state`: the phases and the state values they share.
@@ -45,7 +46,7 @@ from rig.reconstruct.certainty import Certainty
 from rig.reconstruct.commit import CommitPolicy
 from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
-from rig.reconstruct.irregularities import IrregularityDetector
+from rig.reconstruct.irregularities import IrregularityLog
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex
 from rig.reconstruct.occupancy import Debouncer
@@ -58,30 +59,32 @@ from rig.reconstruct.outputs import (
     SensorFault,
 )
 from rig.reconstruct.presses import ClockPresses
-from rig.reconstruct.record import RecordBuilder
+from rig.reconstruct.record import RecordBuilder, game_record, report
 from rig.reconstruct.segmenter import Segmenter
 from rig.reconstruct.settings import Settings
 from rig.reconstruct.state import (
     PLAY,
     SETUP,
     HeldPress,
+    LastIndex,
     PendingSplit,
     Phase,
     Ply,
     Recheck,
     Segment,
+    TakenBack,
     Undo,
     snap,
     start_position,
 )
-from rig.rulesets import GameTracker
+from rig.rulesets import DrawCounter, GameTracker
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
 from rig.variants import get_variant
 
 __all__ = ["Reconstructor"]
 
 
-class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector, RecordBuilder, ArbiterDecisions,
+class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
                     FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
@@ -107,14 +110,14 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         self.sensor_faults: list[SensorFault] = []
         self.result = "*"
         self.result_reason = ""
-        self.counters: tuple[Any, ...] = ()
-        self._reached: dict[str, Any] = {}
+        self.counters: tuple[DrawCounter, ...] = ()
+        self._reached: dict[str, DrawCounter] = {}   # draw rules that reached their limit, by rule
         self._plies: list[Ply] = []
         self._entry_plies: list[Ply] = []    # the ply of each entry of ``moves`` (set-positions have none)
         self._deb = Debouncer(self.settings.bounce_s)
         self._phase: Phase = SETUP
         self._seg = Segment(0.0, frozenset())
-        self._deferred: deque = deque()
+        self._deferred: deque[ClockEvent | ArbiterEvent | HealthLine | WaitingPress] = deque()
         self._out: list[Output] = []
         self._now = 0.0
         s = self.settings
@@ -124,7 +127,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         self._running: str | None = None
         self._await_time: int | None = None
         self._undo: Undo | None = None
-        self._taken_back: tuple[tuple, int] | None = None   # (move key, irregularity index)
+        self._taken_back: TakenBack | None = None
         self._split: PendingSplit | None = None
         self._held: HeldPress | None = None
         self._pieces: dict[int, str] | None = None
@@ -133,7 +136,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
         writer = FenWriter(self.variant)
         self._fen = writer.fen
         self._fen_of = writer.fen_of
-        self._indexed: tuple[Board | None, Any] = (None, None)   # the board last looked up, its index
+        self._indexed = LastIndex()                   # the board last looked up, its index
         self._occ: frozenset[int] = frozenset()       # confirmed occupancy, change by change
         self._setup_flagged: int | None = None
         self._lost: int | None = None
@@ -218,48 +221,15 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityDetector,
 
     def report(self) -> dict[str, Any]:
         """The docs/session-format.md report: moves, irregularities, draw rules, result."""
-        draw = {c.rule: c for c in self.counters}
-        for rule, c in self._reached.items():
-            draw.setdefault(rule, c)
-        return {
-            "moves": [m.report() for m in self.moves],
-            "irregularities": [i.report() for i in self.irregularities],
-            "observations": [o.report() for o in self.observations],
-            "sensor_faults": [f.report() for f in self.sensor_faults],
-            "draw_rules": [{"rule": c.rule, "from_number": c.from_number, "count": c.count, "limit": c.limit,
-                            "reached": c.reached} for c in draw.values()],
-            "result": self.result,
-        }
+        return report(self.moves, self.irregularities, self.observations, self.sensor_faults, self.counters,
+                      self._reached, self.result)
 
     @property
     def record(self) -> GameRecord:
         """The game as PDN: each move that stands, ``/FEN/`` setups where the board went on from an
         irregular position, clock comments, the result; a withdrawn move is a comment on the move played
         instead (``{12-16 taken back}``)."""
-        tags = dict(self.header.tags)
-        record = GameRecord(self.variant, tags, self.header.fen)
-        undone: list[str] = []
-        for ply in self._plies:
-            if ply.withdrawn:
-                undone.append(ply.text)
-                continue
-            comment = ply.comment
-            if undone and not ply.setup_only:
-                comment = "; ".join([f"{', '.join(undone)} taken back"] + ([comment] if comment else []))
-                undone = []
-            if ply.setup_before is not None:
-                record.add_setup(ply.setup_before)
-            if ply.setup_only:
-                record.add_setup(ply.fen_after, comment)
-            elif ply.legal and ply.move is not None:
-                record.add_move(ply.board_before, ply.move, None if ply.needs_setup else comment,
-                                None if ply.needs_setup else ply.clock)
-                if ply.needs_setup:
-                    record.add_setup(ply.fen_after, comment, ply.clock)
-            else:
-                record.add_setup(ply.fen_after, comment, ply.clock)
-        record.set_result(self.result)
-        return record
+        return game_record(self.variant, self.header, self._plies, self.result)
 
     def pdn(self) -> str:
         return self.record.to_pdn()

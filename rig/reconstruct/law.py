@@ -2,18 +2,16 @@
 
 :class:`Judge` answers the engine's questions about an irregularity under the rule set in force: which
 article to cite, whether it is reported at all or only as an observation, whether the opponent's next move
-accepts it, and what position an arbiter's ``rectify`` restores. It also reads touch-move and the removal
-order of a capture from a turn's evidence, each book its own way. docs/reconstruction.md ("Law") says how.
+accepts it, and what position an arbiter's ``rectify`` restores. Touch-move and the removal order of a capture,
+each book its own way, are read from a turn's evidence by :mod:`rig.reconstruct.detectors`. docs/reconstruction.md
+("Law") says how.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
 
 from rig.board import Board
-from rig.law import Book, Consequence, Law, TouchMove, book_for
-from rig.move import Move
-from rig.reconstruct.matcher import PositionIndex
+from rig.law import Book, Consequence, Law, book_for
 
 __all__ = ["Judge"]
 
@@ -72,53 +70,3 @@ class Judge:
     def remember(self, index: int, before: Board) -> None:
         """Irregularity ``index`` happened from position ``before`` (kept where ``rectify`` may restore it)."""
         self.before[index] = before
-
-    # -- touch-move ----------------------------------------------------------------------------------
-
-    def touched_not_moved(self, index: PositionIndex, move: Move,
-                          touches: Sequence[tuple[int, float, float]], first_lift: float | None) -> tuple[int, ...]:
-        """The touched pieces the mover had to play and did not, per the book's touch-move
-        (``touches``: own and other squares lifted and put back, (square, up, down); ``first_lift``: when
-        the played piece was first lifted). Only a piece with a legal move binds (FPD 000 4.3, 4.5; FMJD 002
-        3.11 "peças jogáveis"; CODEX 004 42.C).
-
-        - FPD 000 4.4, 001 5.1.1: the *first* touched piece that can move must be played;
-        - FMJD 002 3.11: every touched playable piece must be moved, capture due or not;
-        - CODEX 004 42.C: likewise, except when the move played is a compulsory capture."""
-        origins = index.origins
-        playable = [(up, s) for s, up, _ in touches if s in origins]
-        if not playable:
-            return ()
-        style = self.book.touch_move
-        if style is TouchMove.FIRST_TOUCHED:
-            first_t, first = min(playable)
-            if first == move.origin or first_lift is not None and first_lift < first_t:
-                return ()
-            return (first,)
-        if style is TouchMove.EXCEPT_CAPTURE and move.is_capture and index.due:
-            return ()
-        return tuple(sorted({s for _, s in playable if s != move.origin}))
-
-    # -- removal order -------------------------------------------------------------------------------
-
-    def removal_out_of_order(self, move: Move, lifted_at: dict[int, float]) -> tuple[int, ...] | None:
-        """The order the captured pieces were seen removed, when it is neither the order they were jumped
-        nor its reverse (FMJD 002 4.5, 4.6, 4.11; CODEX 004 art. 89); None when in order, when the book
-        asks no order (the FPD's), or when fewer than three were removed. Pieces lifted in one frame
-        (the same time) are in order either way."""
-        if len(move.captured) < 3 or "capture-removed-out-of-order" not in self.book.laws:
-            return None
-        times = [lifted_at[s] for s in move.captured if s in lifted_at]
-        if len(times) < 3 or _monotonic(times) or _monotonic([-x for x in times]):
-            return None
-        seen = sorted((s for s in move.captured if s in lifted_at), key=lambda s: lifted_at[s])
-        return tuple(seen)
-
-
-def _monotonic(values: Iterable[float]) -> bool:
-    last = None
-    for v in values:
-        if last is not None and v < last:
-            return False
-        last = v
-    return True

@@ -9,9 +9,12 @@ book's in force (:mod:`rig.law`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from rig.move import Move
+
+if TYPE_CHECKING:
+    from rig.rulesets import DrawCounter
 
 __all__ = [
     "MoveEntry",
@@ -239,7 +242,7 @@ class CounterUpdate:
     """The rule set's draw counters after a move (``rig.rulesets.DrawCounter`` values)."""
 
     t: float
-    counters: tuple[Any, ...] = field(default=())
+    counters: tuple[DrawCounter, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "counters", "t": _r(self.t), "counters": [

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rig.pdn import ClockStamp, result_text
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import explain
 from rig.reconstruct.outputs import (
     ClockUpdate,
@@ -119,8 +120,7 @@ class ClockPresses:
                 self._note(t, f"{ev.side}'s press matches no move on the board: no clock-without-move is read "
                               "from a press that came late")
                 return
-            self._irregular("clock-without-move", t, (), "the clock was pressed with no move on the board",
-                            white, self._number)
+            self._record((detectors.clock_without_move(self._context(t, white)),))
             return
         else:
             plan = self._plan(self._occ, faults=False)
@@ -237,9 +237,7 @@ class ClockPresses:
         mover = self.board.turn
         text = "?(" + " ".join(("+" if s in occ else "-") + self.variant.square_name(s) for s in sorted(squares)) + ")"
         after = self._assign(occ)
-        idx = self._irregular("illegal-move", t, sorted(squares),
-                              "the board changed in a way no single move explains", mover,
-                              self._number)
+        idx, = self._record((detectors.unexplained_change(self._context(t, mover), squares),))
         from_irregular = self._accept_open(mover, t)
         entry = MoveEntry(self._number, SIDE[mover], text, t, None, None, False, self._fen(after))
         if not mover:

@@ -5,27 +5,84 @@ outcome: a side with no move loses (FPD 000 art. 5.2; FMJD 002 art. 7.2; CODEX 0
 put back on the board before the opponent moved is withdrawn from the record and the tracker rebuilt from
 the remaining plies; a standing captured piece lifted by its owner is checked against the next change
 (CODEX 004 art. 42.K).
-The PDN and the report are written from the plies by :meth:`rig.reconstruct.Reconstructor.record` and
-:meth:`rig.reconstruct.Reconstructor.report`. Mixed into :class:`rig.reconstruct.Reconstructor`.
+The PDN (:func:`game_record`) and the report (:func:`report`) are written from the plies and the findings;
+:meth:`rig.reconstruct.Reconstructor.record` and :meth:`rig.reconstruct.Reconstructor.report` hand them the
+engine's. Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
 from __future__ import annotations
 
+from typing import Any, Iterable, Mapping, Sequence
+
 from rig.board import Board
-from rig.pdn import result_text
+from rig.pdn import GameRecord, result_text
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import explain
 from rig.reconstruct.outputs import (
     CORRECTED,
     OPEN,
     CounterUpdate,
     GameEnd,
+    Irregularity,
     MoveEntry,
     MoveWithdrawn,
+    Observation,
+    SensorFault,
 )
-from rig.reconstruct.state import OVER, PLAY, SIDE, Recheck, Segment, Undo, snap
-from rig.rulesets import GameTracker
+from rig.reconstruct.state import OVER, PLAY, SIDE, Ply, Recheck, Segment, TakenBack, Undo, snap
+from rig.rulesets import DrawCounter, GameTracker
+from rig.session import Header
+from rig.variants import Variant
 
-__all__ = ["RecordBuilder"]
+__all__ = ["RecordBuilder", "game_record", "report"]
+
+
+def game_record(variant: Variant, header: Header, plies: Iterable[Ply], result: str) -> GameRecord:
+    """The game as PDN: each move that stands, ``/FEN/`` setups where the board went on from an irregular
+    position (FPD 000 art. 7.5a; CODEX 004 art. 43), clock comments, the result; a withdrawn move is a comment
+    on the move played instead (``{12-16 taken back}``)."""
+    record = GameRecord(variant, dict(header.tags), header.fen)
+    undone: list[str] = []
+    for ply in plies:
+        if ply.withdrawn:
+            undone.append(ply.text)
+            continue
+        comment = ply.comment
+        if undone and not ply.setup_only:
+            comment = "; ".join([f"{', '.join(undone)} taken back"] + ([comment] if comment else []))
+            undone = []
+        if ply.setup_before is not None:
+            record.add_setup(ply.setup_before)
+        if ply.setup_only:
+            record.add_setup(ply.fen_after, comment)
+        elif ply.legal and ply.move is not None:
+            record.add_move(ply.board_before, ply.move, None if ply.needs_setup else comment,
+                            None if ply.needs_setup else ply.clock)
+            if ply.needs_setup:
+                record.add_setup(ply.fen_after, comment, ply.clock)
+        else:
+            record.add_setup(ply.fen_after, comment, ply.clock)
+    record.set_result(result)
+    return record
+
+
+def report(moves: Sequence[MoveEntry], irregularities: Sequence[Irregularity], observations: Sequence[Observation],
+           sensor_faults: Sequence[SensorFault], counters: Iterable[DrawCounter], reached: Mapping[str, DrawCounter],
+           result: str) -> dict[str, Any]:
+    """The docs/session-format.md report: moves, irregularities, observations, sensor faults, the draw rules
+    (the counters as they stand, and any that reached its limit during the game), the result."""
+    draw = {c.rule: c for c in counters}
+    for rule, c in reached.items():
+        draw.setdefault(rule, c)
+    return {
+        "moves": [m.report() for m in moves],
+        "irregularities": [i.report() for i in irregularities],
+        "observations": [o.report() for o in observations],
+        "sensor_faults": [f.report() for f in sensor_faults],
+        "draw_rules": [{"rule": c.rule, "from_number": c.from_number, "count": c.count, "limit": c.limit,
+                        "reached": c.reached} for c in draw.values()],
+        "result": result,
+    }
 
 
 class RecordBuilder:
@@ -73,10 +130,10 @@ class RecordBuilder:
                 for i in open_irr:
                     self._set_status(i, CORRECTED, t, "the board was put back before the opponent moved")
             elif ply.move is not None:
-                idx = self._irregular("move-taken-back", t, (ply.move.origin, ply.move.destination),
-                                      f"{entry.move_text} was taken back", ply.board_before.turn, entry.number,
-                                      before=Board(self.variant, ply.fen_after))
-                self._taken_back = (ply.move.key, idx)
+                ctx = self._context(t, ply.board_before.turn, entry.number)
+                idx, = self._record((detectors.move_taken_back(ctx, ply.move, entry.move_text),),
+                                    before=Board(self.variant, ply.fen_after))
+                self._taken_back = TakenBack(ply.move.key, idx)
             return True
         if undo.legal_after is not None and occ == undo.legal_after.occupied():
             lifted = self._seg.occ0 - occ

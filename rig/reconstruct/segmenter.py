@@ -12,6 +12,7 @@ position lost when no reading is left, until the board shows it again (FPD 000 a
 from __future__ import annotations
 
 from rig.board import Board
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import (
@@ -58,28 +59,9 @@ class Segmenter:
     def _flag_setup(self, occ: frozenset[int], colours_ok: bool, t: float) -> None:
         if colours_ok and self._setup_single(occ, t):
             return                        # one square off: an observation until the first move tells
-        target = self._start_occupancy()
-        v = self.variant
-        if not colours_ok:
-            detail = "the colours are on the wrong sides: the board is turned round (180 degrees)"
-            squares: tuple[int, ...] = ()
-        elif self.header.fen is None and occ == self._turned_start():
-            detail = "the board is turned a quarter: the double corner is on the wrong side"
-            squares = tuple(sorted(occ ^ target))
-        else:
-            squares = tuple(sorted(occ ^ target))
-            missing = sorted(target - occ)
-            extra = sorted(occ - target)
-            detail = f"start position differs: missing {missing}, extra {extra}"
-        self._setup_flagged = self._irregular("wrong-setup", t, squares, detail, white=self.board.turn,
-                                              number=self._number)
-        del v
-
-    def _turned_start(self) -> frozenset[int]:
-        v = self.variant
-        rows = len(v.white_start) // v.half
-        return frozenset(s for s in range(1, v.squares + 1)
-                         if v.coords(s)[0] < rows or v.coords(s)[0] >= v.size - rows)
+        turned = detectors.turned_start(self.variant) if self.header.fen is None else None
+        irr = detectors.wrong_setup(self._context(t, self.board.turn), occ, self._start_occupancy(), colours_ok, turned)
+        self._setup_flagged, = self._record((irr,))
 
     # -- square changes ----------------------------------------------------------------------
 
@@ -217,20 +199,23 @@ class Segmenter:
     def _index(self, board: Board | None = None) -> PositionIndex:
         """The candidates of ``board`` (default: the engine's board), built once per position."""
         board = self.board if board is None else board
-        if board is self._indexed[0]:
-            return self._indexed[1]       # boards are never changed once looked up: one per position
+        last = self._indexed
+        if board is last.board and last.candidates is not None:
+            return last.candidates        # boards are never changed once looked up: one per position
         key = board.key()
         index = self._indexes.get(key)
         if index is None:
             if len(self._indexes) >= 16:
                 self._indexes.clear()     # positions of past turns are not looked up again
             index = self._indexes[key] = PositionIndex(board, shared=True)
-        self._indexed = (board, index)
+        last.board = board
+        last.candidates = index
         return index
 
     def _lost_limit(self) -> int:
-        board, index = self._indexed
-        if board is not self.board:
+        last = self._indexed
+        index = last.candidates if last.board is self.board else None
+        if index is None:
             index = self._index()
         return index.longest + 2 + self.settings.lost_squares
 
@@ -324,9 +309,7 @@ class Segmenter:
         self._split = None
         self._held = None
         self._lost_target = snap(self.board)
-        self._lost = self._irregular("position-lost", t, squares,
-                                     f"{len(squares)} squares changed with no move to explain them",
-                                     self.board.turn, self._number)
+        self._lost, = self._record((detectors.position_lost(self._context(t, self.board.turn), squares),))
         self._emit(PositionLost(t, squares))
 
     def _lost_check(self, t: float) -> None:

@@ -16,14 +16,14 @@ from typing import Callable, NamedTuple
 from rig.board import Board
 from rig.move import Move
 from rig.pdn import ClockStamp
-from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.matcher import Explanation, PositionIndex
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import MoveEntry
 from rig.session import ClockEvent
 from rig.variants import Variant
 
 __all__ = ["Phase", "SETUP", "PLAY", "LOST", "OVER", "SIDE", "snap", "start_position", "Ply", "Segment", "TwoMoves",
-           "Plan", "PendingSplit", "Recheck", "HeldPress", "Undo"]
+           "Plan", "PendingSplit", "Recheck", "HeldPress", "Undo", "TakenBack", "LastIndex"]
 
 
 class Phase(StrEnum):
@@ -167,3 +167,20 @@ class Undo:
     occ_before: frozenset[int]
     board_before: Board
     legal_after: Board | None = None   # the legal result, when the board shows something else
+
+
+class TakenBack(NamedTuple):
+    """A move taken back (``move-taken-back``): the same move played again from the same position corrects it
+    (docs/reconstruction.md, "Status of an irregularity")."""
+
+    key: tuple[int, int, frozenset[int]]   # the move's :attr:`rig.move.Move.key`
+    irregularity: int                      # its index in ``irregularities``
+
+
+@dataclass(slots=True)
+class LastIndex:
+    """The board last looked up and its candidates (boards are never changed once looked up: the identity
+    of the board is the key). One per engine, updated in place: it is asked on every change."""
+
+    board: Board | None = None
+    candidates: PositionIndex | None = None
