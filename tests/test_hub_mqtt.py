@@ -18,8 +18,8 @@ import time
 import httpx
 import pytest
 
-from hub_helpers import GAMES, ROOT
-from relay_checker import RelayChecker
+from hub_helpers import GAMES, ROOT, feed_lag_errors
+from relay_checker import RelayChecker, read_snapshot
 from rig.hub.broker import Broker
 from rig.hub.pairings import parse_pairings
 from rig.hub.publish import outbox_path
@@ -42,7 +42,7 @@ def hall(broker, tmp_path):
     pairs = parse_pairings("round,board,white,black\n1,b1,Ana,Rui\n1,b2,Eva,Zé\n1,b3,Rita,Luís\n", "csv")
     hub = Hub(T, Store(str(tmp_path / "hub.sqlite")), pairings=pairs).start("127.0.0.1", broker.port)
     with HttpServer(create_app(hub)) as server:
-        poller = Poller(server.url + "/round/1.pdn")
+        poller = Poller(server.url + "/round/1.pdn", hub)
         poller.start()
         yield hub, server, poller
         poller.stop()
@@ -53,11 +53,13 @@ def hall(broker, tmp_path):
 class Poller(threading.Thread):
     """Reads the round PDN every 0.2 s, as a relay would (but faster), through the relay checker."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, hub: Hub | None = None):
         super().__init__(daemon=True)
         self.url = url
+        self.hub = hub
         self.checker = RelayChecker()
         self.halt = threading.Event()
+        self.lag: list[str] = []          # the feed more than the non-final entries behind the hall
 
     def run(self) -> None:
         with httpx.Client(timeout=4) as c:
@@ -65,6 +67,9 @@ class Poller(threading.Thread):
                 t = time.perf_counter()
                 r = c.get(self.url)
                 self.checker.poll(r.content, r.status_code, time.perf_counter() - t, r.headers.get("content-type", ""))
+                if self.hub is not None:
+                    with self.hub.lock:         # the feed against the hall's games at one moment
+                        self.lag += feed_lag_errors(self.hub, 1, read_snapshot(self.hub.round_pdn(1).decode()))
                 self.halt.wait(0.2)
 
     def stop(self) -> None:
@@ -139,7 +144,7 @@ def test_three_boards_through_one_hub(broker, hall, tmp_path):
     time.sleep(0.5)
     poller.stop()
     assert_records_equal(hub, sessions)
-    assert poller.checker.polls > 10 and poller.checker.errors == []
+    assert poller.checker.polls > 10 and poller.checker.errors == [] and poller.lag == []
     assert any("GameType 28" in n for n in poller.checker.notes)
     with httpx.Client(base_url=server.url) as c:
         relay = {g["board"]: g for g in c.get("/api/round/1").json()["games"]}
@@ -185,7 +190,7 @@ def test_broker_killed_and_a_board_killed_and_resumed(broker, hall, tmp_path):
     time.sleep(0.5)
     poller.stop()
     assert_records_equal(hub, sessions)
-    assert poller.checker.errors == []
+    assert poller.checker.errors == [] and poller.lag == []
     # one stream per board (the resumed journal kept its session and went on numbering)
     assert sorted(b for b, _ in hub.streams) == ["b1", "b2"]
     with open(sessions["b2"], encoding="utf-8") as f:
