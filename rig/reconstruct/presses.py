@@ -6,6 +6,8 @@ lifted is *held* until what follows tells whether that lift began his move; a pr
 the board is ``clock-without-move``, and a move of the side not to move after it is committed for him
 (FPD 000 art. 7.5b; CODEX 004 art. 42.A). A flag fall goes to the arbiter (CODEX 004 art. 29, 57.C; FPD
 000 art. 5.4), both flags fallen is a draw (CODEX 004 art. 59.A, 60.A); the times shown stamp the record.
+The arbiter's time corrections are added to the clock's readings until a clock read over USB reports again
+(docs/clock.md, "The arbiter's time corrections").
 Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
@@ -22,7 +24,10 @@ from rig.reconstruct.outputs import (
 from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, Undo, snap
 from rig.session import ClockEvent
 
-__all__ = ["ClockPresses"]
+__all__ = ["ClockPresses", "USB_CLOCKS"]
+
+#: the clock drivers that read a clock's own times over USB (``source`` of their lines, docs/clock.md)
+USB_CLOCKS = ("dgt", "line")
 
 
 class ClockPresses:
@@ -31,6 +36,7 @@ class ClockPresses:
     # -- clock -------------------------------------------------------------------------------
 
     def _clock(self, ev: ClockEvent) -> None:
+        ev = self._corrected(ev)
         t = ev.t
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
@@ -63,6 +69,19 @@ class ClockPresses:
             self._note(t, f"clock {ev.event}")
         else:
             self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _corrected(self, ev: ClockEvent) -> ClockEvent:
+        """The clock's reading with the arbiter's corrections not yet in it. A clock read over USB (its
+        lines' ``source`` ``dgt`` or ``line``) is set by the arbiter's own hand: its next reading carries
+        the correction, and wins. Any other reading (the rig's own time model of a GPIO clock, a line with
+        no source) gets the corrections added, from the action on."""
+        if ev.white_ms is None or ev.black_ms is None or self._time_offset == (0, 0):
+            return ev
+        if ev.extra.get("source") in USB_CLOCKS:
+            self._time_offset = (0, 0)
+            return ev
+        dw, db = self._time_offset
+        return replace(ev, white_ms=max(0, ev.white_ms + dw), black_ms=max(0, ev.black_ms + db))
 
     def _press(self, ev: ClockEvent) -> None:
         t = ev.t
