@@ -163,7 +163,26 @@ def test_arbiter_page_with_and_without_the_token_and_alert_within_a_second(tmp_p
         page.wait_for_function("() => document.getElementById('decisions').textContent.includes('dismiss #0')")
         lines = [e for e in rig.journal_lines() if getattr(e, "action", None)]
         assert [(e.action, e.ref, e.note) for e in lines] == [("dismiss", 0, "the clock lever bounced")]
-        assert page.errors == [] and spectator.errors == []
+        # time added to the player whose clock stands: refused without a number, then on every page at once
+        overlay = open_page(browser, rig.url + "/overlay", {"width": 1920, "height": 1080})
+        overlay.wait_for_function("() => window.rigLive && window.rigLive.status === 'live'")
+        clock = rig.feed.snapshot()["clock"]
+        side = "white" if clock["running"] == "black" else "black"
+        want = fmt(clock[f"{side}_ms"] + 90_000)
+        page.select_option("#time-side", side)
+        page.click("[data-act=time]")
+        page.wait_for_function("() => document.getElementById('message').textContent.includes(\"'delta_ms' must be\")")
+        assert len([e for e in rig.journal_lines() if getattr(e, "action", None)]) == 1
+        page.fill("#time-seconds", "90")
+        page.fill("#time-note", "opponent's phone rang")
+        page.click("[data-act=time]")
+        page.wait_for_function(f"() => document.getElementById('decisions').textContent.includes('time {side} 90 s')")
+        for p in (spectator, overlay):
+            p.wait_for_function(f"() => document.getElementById('{side}-clock').textContent === '{want}'")
+        page.wait_for_function(f"() => document.getElementById('now-meta').textContent.includes('{want}')")
+        lines = [e for e in rig.journal_lines() if getattr(e, "action", None)]
+        assert [(e.action, e.side, e.delta_ms) for e in lines[1:]] == [("time", side, 90_000)]
+        assert page.errors == [] and spectator.errors == [] and overlay.errors == []
 
 
 def test_a_dropped_connection_resumes_without_a_missing_or_doubled_move(tmp_path, browser, game):
