@@ -161,3 +161,26 @@ def test_bad_time_actions_are_refused_and_change_nothing(tmp_path, game, action,
         assert len(rig.journal_lines()) == lines
         now = client.get("/api/game").json()
         assert now["clock"] == before["clock"] and now["seq"] == before["seq"]
+
+
+@pytest.mark.parametrize("white_side", ["left", "right"])
+def test_the_simulated_arbiter_sets_the_emulated_clock(white_side):
+    """``rig run --simulate``: the journaled correction sets the emulator's dial of that side, as an arbiter
+    sets a real clock; its next reading over the (emulated) USB line carries it."""
+    from rig.live.arbiter_hand import ArbiterHand
+    from sensors.clock.emulator import FakeTime, make_emulator
+
+    now = FakeTime()
+    emu = make_emulator("line", "5+3", now=now)
+    emu.model.start("left")
+    now.advance(10.0)
+    hand = ArbiterHand(emu, white_side)
+    left, right = emu.model.times()
+    hand.on_event(None, ArbiterEvent(12.0, "time", side="black", delta_ms=MIN))
+    black_left = white_side == "right"
+    assert emu.model.times() == ((left + MIN, right) if black_left else (left, right + MIN))
+    hand.on_event(None, ArbiterEvent(13.0, "time", side="white", delta_ms=-60 * MIN))
+    assert emu.model.times()[1 if black_left else 0] == 0                  # never below zero
+    hand.on_event(None, ArbiterEvent(14.0, "result", result="1-0"))         # other decisions: nothing
+    assert hand.corrections == 2
+    emu.port.close()

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from rig.errors import SessionFormatError
-from rig.session import ArbiterEvent, read_session
+from rig.session import ArbiterEvent, ClockEvent, read_session
 from rig.web.config import WebConfigError, load_web_config, parse_listen
 from web_helpers import DATA, GAMES, TOKEN, wait_for
 
@@ -65,6 +65,13 @@ def test_rig_run_simulate_serves_the_pages_and_journals_an_arbiter_decision(tmp_
     _, events = read_session(str(tmp_path / "g.jsonl"))
     decisions = [e for e in events if isinstance(e, ArbiterEvent)]
     assert [(d.action, d.side, d.delta_ms, d.note) for d in decisions] == [("time", "black", 30000, "clock set wrongly")]
+    # the simulated arbiter set the emulated clock once the line was journaled: its readings from then on
+    # carry the 30 s (less what black used meanwhile: a few seconds; without it, no more than an increment)
+    t = decisions[0].t
+    readings = [e for e in events if isinstance(e, ClockEvent) and e.event == "time"]
+    before = [e for e in readings if e.t < t][-1]
+    after = next(e for e in readings if e.t >= t + 2.0)
+    assert after.extra.get("source") == "line" and after.black_ms >= before.black_ms + 30000 - 15000, (before, after)
     out = rig("transcribe", str(tmp_path / "g.jsonl"))
     assert out.returncode == 0 and out.stdout == (tmp_path / "g.pdn").read_text()
 

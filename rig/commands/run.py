@@ -389,6 +389,10 @@ def run(args: argparse.Namespace) -> int:
                                     settle_s=cfg.settle_us * 1e-6)
             matrix_source = SimMatrixSource(scanner, clock, world.matrix, world.sim_clock, base)
             loop.end_at = world.end_at
+            if world.emulator is not None:     # the arbiter's time corrections set the emulated clock
+                from rig.live.arbiter_hand import ArbiterHand
+
+                loop.sinks.add(ArbiterHand(world.emulator, args.white_side))
         else:
             scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, scan_hz=cfg.scan_hz, debounce=cfg.debounce,
                                     clock=clock, t0=0.0, expected_start=expected, settle_s=cfg.settle_us * 1e-6)
