@@ -74,10 +74,11 @@ def test_time_taken_never_below_zero_and_for_the_named_side_only():
     assert seen[-1] == (598_000, 0)
 
 
-@pytest.mark.parametrize("source", ["dgt", "line"])
-def test_a_usb_clock_s_next_reading_wins(source):
-    """The arbiter sets a clock read over USB with his own hand: the rig shows the correction at once and the
-    clock's next reading (which carries what he set) replaces it; nothing is added twice."""
+@pytest.mark.parametrize("source", ["dgt", "line", "gpio"])
+def test_a_clock_driver_s_next_reading_wins(source):
+    """The arbiter sets a clock read over USB with his own hand (the rig sets its own GPIO clock model): the
+    rig shows the correction at once and the clock's next reading (which carries it) replaces it; nothing is
+    added twice."""
     b = opening(source)
     b.arbiter("time", side="black", delta_ms=MIN)
     b.wait(1.0)
@@ -174,7 +175,7 @@ def test_the_simulated_arbiter_sets_the_emulated_clock(white_side):
     emu = make_emulator("line", "5+3", now=now)
     emu.model.start("left")
     now.advance(10.0)
-    hand = ArbiterHand(emu, white_side)
+    hand = ArbiterHand(lambda: emu.model, white_side)
     left, right = emu.model.times()
     hand.on_event(None, ArbiterEvent(12.0, "time", side="black", delta_ms=MIN))
     black_left = white_side == "right"
@@ -183,4 +184,29 @@ def test_the_simulated_arbiter_sets_the_emulated_clock(white_side):
     assert emu.model.times()[1 if black_left else 0] == 0                  # never below zero
     hand.on_event(None, ArbiterEvent(14.0, "result", result="1-0"))         # other decisions: nothing
     assert hand.corrections == 2
+    assert ArbiterHand(lambda: None).on_event(None, ArbiterEvent(15.0, "time", side="white", delta_ms=MIN)) is None
     emu.port.close()
+
+
+def test_the_gpio_clock_model_follows_the_arbiter():
+    """``--clock-gpio``: the rig keeps the time; the correction sets its model, and its readings carry it."""
+    from gpiozero.pins.mock import MockFactory
+
+    from rig.live.arbiter_hand import ArbiterHand
+    from sensors.clock.emulator import FakeTime
+    from sensors.clock.gpio import GpioClock
+
+    now = FakeTime()
+    seen: list = []
+    clock = GpioClock("5+3", now=now, on_signal=seen.append, pin_factory=MockFactory(), ticker=False)
+    clock.open()
+    try:
+        clock.start("white")
+        now.advance(4.0)
+        ArbiterHand(lambda: clock.model, "left").on_event(None, ArbiterEvent(4.0, "time", side="white", delta_ms=MIN))
+        now.advance(6.0)
+        clock.tick()
+        times = [s for s in seen if type(s).__name__ == "Times"]
+        assert times and times[-1].white_ms == 5 * MIN - 10_000 + MIN and times[-1].black_ms == 5 * MIN
+    finally:
+        clock.close()

@@ -389,10 +389,6 @@ def run(args: argparse.Namespace) -> int:
                                     settle_s=cfg.settle_us * 1e-6)
             matrix_source = SimMatrixSource(scanner, clock, world.matrix, world.sim_clock, base)
             loop.end_at = world.end_at
-            if world.emulator is not None:     # the arbiter's time corrections set the emulated clock
-                from rig.live.arbiter_hand import ArbiterHand
-
-                loop.sinks.add(ArbiterHand(world.emulator, args.white_side))
         else:
             scanner = MatrixScanner(v, cfg.pins, cfg.cellmap, scan_hz=cfg.scan_hz, debounce=cfg.debounce,
                                     clock=clock, t0=0.0, expected_start=expected, settle_s=cfg.settle_us * 1e-6)
@@ -401,7 +397,12 @@ def run(args: argparse.Namespace) -> int:
         if camera is not None:
             loop.sinks.add(matrix_source)  # the arbiter's set-position reaches the camera's rules
         if clock_on:
-            sources.append(ClockSource(_clock_factory(args, world, clock), clock))
+            clock_source = ClockSource(_clock_factory(args, world, clock), clock)
+            sources.append(clock_source)
+            if world is not None or args.clock_gpio:   # the rig keeps the time: its dials follow the arbiter
+                from rig.live.arbiter_hand import ArbiterHand
+
+                loop.sinks.add(ArbiterHand(lambda: getattr(clock_source.device, "model", None), args.white_side))
         loop.sources = sources
     except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
         if world is not None:
