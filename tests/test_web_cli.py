@@ -70,8 +70,8 @@ def test_rig_run_simulate_serves_the_pages_and_journals_an_arbiter_decision(tmp_
     t = decisions[0].t
     readings = [e for e in events if isinstance(e, ClockEvent) and e.event == "time"]
     before = [e for e in readings if e.t < t][-1]
-    after = next(e for e in readings if e.t >= t + 2.0)
-    assert after.extra.get("source") == "line" and after.black_ms >= before.black_ms + 30000 - 15000, (before, after)
+    after = next(e for e in readings if e.t >= t + 4.0)
+    assert after.extra.get("source") == "line" and after.black_ms >= before.black_ms + 30000 - 18000, (before, after)
     out = rig("transcribe", str(tmp_path / "g.jsonl"))
     assert out.returncode == 0 and out.stdout == (tmp_path / "g.pdn").read_text()
 
