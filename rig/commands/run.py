@@ -402,7 +402,10 @@ def run(args: argparse.Namespace) -> int:
             if world is not None or args.clock_gpio:   # the rig keeps the time: its dials follow the arbiter
                 from rig.live.arbiter_hand import ArbiterHand
 
-                loop.sinks.add(ArbiterHand(lambda: getattr(clock_source.device, "model", None), args.white_side))
+                emulator = world.emulator if world is not None else None
+                dials = (lambda: emulator.model) if emulator is not None else \
+                    (lambda: getattr(clock_source.device, "model", None))      # the GPIO clock's own model
+                loop.sinks.add(ArbiterHand(dials, args.white_side))
         loop.sources = sources
     except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
         if world is not None:
