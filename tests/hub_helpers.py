@@ -83,17 +83,24 @@ def final_entries(game) -> int:
 def feed_lag_errors(hub, rnd: int, snap) -> list[str]:
     """At one poll: every relayed game has reached the position after the board's last final move entry
     (the feed is never more than the non-final entries behind the hall), and holds nothing beyond it."""
-    from rig.board import Board
-
     errors = []
     for game_snap, board in zip(snap.games, hub.feeds.get(rnd, {})):
         game = hub.games.get((rnd, board))
-        if game is None or game_snap.fen is None or game.variant != hub.feeds[rnd][board].variant:
-            continue
-        standing = [m for m in game.standing() if m.get("fen_after")]
-        n = final_entries(game)
-        want = standing[n - 1]["fen_after"] if n else (game.start_fen or Board(game.variant).fen())
-        if Board(game.variant, game_snap.fen).key() != Board(game.variant, want).key():
-            errors.append(f"{board}: the feed is at {game_snap.fen}, the hall's last final entry "
-                          f"({n} of {len(standing)}) at {want}")
+        if game is not None and game.variant == hub.feeds[rnd][board].variant:
+            errors += game_lag_errors(game, game_snap)
     return errors
+
+
+def game_lag_errors(game, game_snap) -> list[str]:
+    """:func:`feed_lag_errors` for one game and its game in the feed (a relay checker's SnapshotGame)."""
+    from rig.board import Board
+
+    if game_snap.fen is None:
+        return []
+    standing = [m for m in game.standing() if m.get("fen_after")]
+    n = final_entries(game)
+    want = standing[n - 1]["fen_after"] if n else (game.start_fen or Board(game.variant).fen())
+    if Board(game.variant, game_snap.fen).key() != Board(game.variant, want).key():
+        return [f"{game.board}: the feed is at {game_snap.fen}, the hall's last final entry "
+                f"({n} of {len(standing)}) at {want}"]
+    return []
