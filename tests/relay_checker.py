@@ -53,6 +53,7 @@ class SnapshotGame:
     steps: list[str] = field(default_factory=list)      # moves and setups, as written
     result: str | None = None
     played: bool = True
+    fen: str | None = None          # the position the relay has reached (None: not played, or frozen)
 
 
 @dataclass
@@ -189,6 +190,8 @@ def _read_game(index: int, chunk: str) -> tuple[SnapshotGame, list[str], str | N
                     errors.append(f"{where}: illegal move {tok} after {len(game.steps) - 1} steps "
                                   f"(the board freezes): {exc}")
                     frozen = True
+    if board is not None and not frozen:
+        game.fen = board.fen()
     if game.result is None:
         errors.append(f"{where}: no result token at the end of the movetext (the round stops)")
     tag_result = game.tags.get("Result")

@@ -163,7 +163,26 @@ def test_arbiter_page_with_and_without_the_token_and_alert_within_a_second(tmp_p
         page.wait_for_function("() => document.getElementById('decisions').textContent.includes('dismiss #0')")
         lines = [e for e in rig.journal_lines() if getattr(e, "action", None)]
         assert [(e.action, e.ref, e.note) for e in lines] == [("dismiss", 0, "the clock lever bounced")]
-        assert page.errors == [] and spectator.errors == []
+        # time added to the player whose clock stands: refused without a number, then on every page at once
+        overlay = open_page(browser, rig.url + "/overlay", {"width": 1920, "height": 1080})
+        overlay.wait_for_function("() => window.rigLive && window.rigLive.status === 'live'")
+        clock = rig.feed.snapshot()["clock"]
+        side = "white" if clock["running"] == "black" else "black"
+        want = fmt(clock[f"{side}_ms"] + 90_000)
+        page.select_option("#time-side", side)
+        page.click("[data-act=time]")
+        page.wait_for_function("() => document.getElementById('message').textContent.includes(\"'delta_ms' must be\")")
+        assert len([e for e in rig.journal_lines() if getattr(e, "action", None)]) == 1
+        page.fill("#time-seconds", "90")
+        page.fill("#time-note", "opponent's phone rang")
+        page.click("[data-act=time]")
+        page.wait_for_function(f"() => document.getElementById('decisions').textContent.includes('time {side} 90 s')")
+        for p in (spectator, overlay):
+            p.wait_for_function(f"() => document.getElementById('{side}-clock').textContent === '{want}'")
+        page.wait_for_function(f"() => document.getElementById('now-meta').textContent.includes('{want}')")
+        lines = [e for e in rig.journal_lines() if getattr(e, "action", None)]
+        assert [(e.action, e.side, e.delta_ms) for e in lines[1:]] == [("time", side, 90_000)]
+        assert page.errors == [] and spectator.errors == [] and overlay.errors == []
 
 
 def test_a_dropped_connection_resumes_without_a_missing_or_doubled_move(tmp_path, browser, game):
@@ -243,3 +262,57 @@ def test_board_js_is_standalone_and_draws_each_variant_in_its_orientation(tmp_pa
         else:
             a1 = [k for k, name in info["names"].items() if name == "a1"][0]
             assert at[a1] == [xs[0], ys[-1]] and "a1" in at["labels"] and "h8" in at["labels"]
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1920, "height": 1080}],
+                         ids=["phone", "full-hd"])
+def test_pages_fit_a_phone_and_a_full_hd_screen(tmp_path, browser, viewport):
+    """Nothing wider than the screen; the arbiter's before/after positions big enough to read (on a phone one
+    above the other, the card's width); every button on screen; the overlay scaled to its browser source."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Observation:                                      # an output kind the feed does not know
+        t: float
+
+    game = session_of("portuguese", 16, inject=["clock-without-move@5"])
+    width = viewport["width"]
+    overflow_js = """() => [document.documentElement.scrollWidth,
+        [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect();
+          return r.width && r.height && (r.right > document.documentElement.clientWidth + 1 || r.left < -1); }).length]"""
+    with BoardRig(tmp_path, game) as rig:
+        rig.release_all()
+        rig.settle()
+        wait_for(lambda: len(rig.feed.irregularities) == 1)
+        seen = {"type": "piece-lifted-long", "t": 12.5, "squares": [11], "detail": "lifted 4 s, put back"}
+        report = rig.engine.report
+        rig.engine.report = lambda: dict(report(), observations=[seen])
+        rig.feed.on_outputs(rig.loop, [Observation(12.5)])
+        for path in ("/", "/overlay"):
+            page = open_page(browser, rig.url + path, viewport)
+            page.wait_for_function("() => window.rigLive && window.rigLive.status === 'live'")
+            assert page.evaluate(overflow_js) == [width, 0], path
+            board = page.locator("#board svg").bounding_box()
+            if path == "/overlay":                          # the 1920x1080 scene, scaled to fit the source
+                assert abs(board["width"] - 640 * width / 1920) < 2
+            else:
+                assert board["width"] >= min(width, 1920) * 0.8 - 40 or board["width"] >= 600
+            assert page.errors == []
+            page.close()
+        page = open_page(browser, rig.url + "/arbiter", viewport)
+        page.fill("#token", TOKEN)
+        page.click("#login button")
+        page.wait_for_selector(".card.irregularity")
+        page.wait_for_selector(".card.observation")
+        page.locator(".card.irregularity [data-do=evidence]").click()
+        page.wait_for_function("() => document.querySelector('.card.irregularity .timeline').textContent.includes('frame')")
+        assert page.evaluate(overflow_js) == [width, 0]
+        before = page.locator(".card.irregularity .before svg").bounding_box()
+        after = page.locator(".card.irregularity .after svg").bounding_box()
+        assert before["width"] >= (300 if width < 560 else 400) and after["width"] == before["width"]
+        if width < 560:
+            assert after["y"] > before["y"] + before["height"] - 1            # one above the other
+        for button in page.locator("#review button").all():
+            box = button.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, button.inner_text()
+        assert page.errors == []

@@ -6,15 +6,16 @@ out, the game shown live in the terminal.
             --out DIR_OR_SESSION.jsonl [--plain] [--grace S]
             [--simulate GAME.pdn|random [--game N] [--plies N] [--speed X] [--seed S] [--fault KIND:SQ]...
              [--clock-unplug AT:SECONDS]...]
-            [--listen HOST:PORT [--web-config web.toml]]
+            [--listen HOST:PORT [--web-config web.toml] [--linger SECONDS]]
     rig run --resume SESSION.jsonl [same source options]
 
 The session file (journal) is written and fsynced line by line; GAME.pdn and GAME.report.json are
 rewritten atomically next to it after every move and at the end; switch health events go to
 GAME.health.jsonl. Ends at the game's end (after --grace seconds), on Ctrl-C/SIGTERM, or at the end of a
 simulated game. --listen serves the board page, the OBS overlay, the arbiter review, /game.pdn, /api/game
-and /events (docs/web.md). Exit 0; 2 for bad input (unreadable config, bad options, a journal that cannot be
-resumed); 1 when a source or the engine failed (the journal is still complete). See docs/run.md.
+and /events (docs/web.md); after the game it keeps serving the final game (the arbiter can still decide)
+until Ctrl-C/SIGTERM, or for --linger SECONDS. Exit 0; 2 for bad input (unreadable config, bad options, a
+journal that cannot be resumed); 1 when a source or the engine failed (the journal is still complete). See docs/run.md.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ def register(subparsers) -> None:
     web.add_argument("--listen", metavar="HOST:PORT", help="serve the board's pages (/, /overlay, /arbiter, "
                      "/game.pdn, /api/game, /events) on this address, e.g. 0.0.0.0:8080")
     web.add_argument("--web-config", metavar="web.toml", help="TOML with a [web] table: arbiter_token, limits")
+    web.add_argument("--linger", type=float, metavar="SECONDS", help="after the game, keep serving the final "
+                     "game this long (default: until Ctrl-C/SIGTERM); the arbiter can still decide meanwhile")
     cam = p.add_argument_group("camera (instead of the matrix; docs/camera.md)")
     cam.add_argument("--camera", metavar="CAM.toml", help="the board is seen by this calibrated camera")
     cam.add_argument("--camera-device", metavar="N|pi", help="/dev/videoN number, or 'pi' (default 0)")
@@ -145,6 +148,11 @@ def _check_options(args) -> None:
         raise RunSetupError("--grace must not be negative")
     if args.web_config and not args.listen:
         raise RunSetupError("--web-config goes with --listen HOST:PORT")
+    if args.linger is not None:
+        if not args.listen:
+            raise RunSetupError("--linger goes with --listen HOST:PORT")
+        if not args.linger >= 0 or args.linger == float("inf"):
+            raise RunSetupError("--linger must be a number of seconds, 0 or more")
 
 
 def _web(args):
@@ -323,7 +331,13 @@ def run(args: argparse.Namespace) -> int:
         health_journal.close()
         print(f"rig run: {exc}", file=sys.stderr)
         return 2
+    later: tuple = ()
     if publisher is not None:
+        if server is not None:           # the hub hears of decisions made after the end (rig.web.linger)
+            from rig.web.linger import CloseLater
+
+            publisher = CloseLater(publisher)
+            later = (publisher,)
         loop.sinks.add(publisher)
     info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'camera' if camera else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
@@ -383,7 +397,15 @@ def run(args: argparse.Namespace) -> int:
         if camera is not None:
             loop.sinks.add(matrix_source)  # the arbiter's set-position reaches the camera's rules
         if clock_on:
-            sources.append(ClockSource(_clock_factory(args, world, clock), clock))
+            clock_source = ClockSource(_clock_factory(args, world, clock), clock)
+            sources.append(clock_source)
+            if world is not None or args.clock_gpio:   # the rig keeps the time: its dials follow the arbiter
+                from rig.live.arbiter_hand import ArbiterHand
+
+                emulator = world.emulator if world is not None else None
+                dials = (lambda: emulator.model) if emulator is not None else \
+                    (lambda: getattr(clock_source.device, "model", None))      # the GPIO clock's own model
+                loop.sinks.add(ArbiterHand(dials, args.white_side))
         loop.sources = sources
     except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
         if world is not None:
@@ -410,7 +432,18 @@ def run(args: argparse.Namespace) -> int:
     try:
         with stop_on_signals(stop):
             outcome = loop.run()
+            if feed is not None and server is not None and not stop.is_set():
+                from rig.web.linger import linger
+
+                how = f"for {args.linger:g} s" if args.linger is not None else "until Ctrl-C"
+                print(f"rig run: {outcome.reason}; the final game stays on {server.url}/ {how}",
+                      file=sys.stderr, flush=True)
+                held, later = later, ()
+                linger(loop, feed, stop, args.linger, held)       # closes the held sinks at its end
+                outcome.result = loop.engine.result               # a result the arbiter recorded after the end
     finally:
+        for sink in later:                  # not lingered: the held sinks close now
+            sink.close(loop)
         if server is not None:
             server.stop()
         if world is not None:
@@ -424,7 +457,7 @@ def run(args: argparse.Namespace) -> int:
         health_journal.close()
         logging.getLogger("rig").removeHandler(handler)
         handler.close()
-    screen.finish(view, engine.result)
+    screen.finish(view, loop.engine.result)
     per_line = 1000 * outcome.sync_s / outcome.lines if outcome.lines else 0.0
     print(f"rig run: {outcome.reason}; {outcome.moves} moves, {outcome.irregularities} irregularities, "
           f"result {outcome.result}; {outcome.lines} lines journaled ({per_line:.2f} ms each with fsync), "

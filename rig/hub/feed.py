@@ -4,8 +4,9 @@ lidraughts' broadcast relay polls one URL, splits it into games at a blank line 
 matches games by their place in the file; an unreadable token or an empty game stops the whole round, an
 illegal move freezes that board, and adding, dropping or reordering games fails every poll. So a
 :class:`GameFeed` only ever *appends*: each move is checked with the rules core (:mod:`rig.board`) in
-the position the feed has reached, and a move goes in only once it can no longer change (the opponent has
-replied, or the game has ended: before that the board may still take it back, CODEX art. 42.D). Where
+the position the feed has reached, and a move goes in as soon as the board has committed it as final
+(:meth:`GameFeed.final`: a legal move whose board is its legal result, at once; a move that left the board
+irregular, once the opponent replies or the game ends, CODEX 004 art. 43, 50). Where
 the board's record went on from a position no legal move reaches (an accepted irregular position, FPD 7.4;
 CODEX art. 42-43, 50, or an arbiter's set position), the feed has a ``/FEN "..."/`` setup of that
 position, its squares listed one by one (the relay drops FEN ranges such as ``31-50``). Clocks are
@@ -113,47 +114,101 @@ class GameFeed:
         return True
 
     def update(self, game) -> int:
-        """Append what ``game`` (a :class:`~rig.hub.model.GameState`) has made final; return how many steps."""
+        """Append every move entry of ``game`` (a :class:`~rig.hub.model.GameState`) that is final
+        (:meth:`final`); return how many steps."""
         standing = [m for m in game.standing() if m.get("fen_after")]
         ended = game.result != "*"
-        final = standing if ended or game.closed else standing[:-1]
-        added = 0
         board = self.position()
-        for i, m in enumerate(final):
+        added = self._taken_back(game, standing, board)
+        for i, m in enumerate(standing):
             idx = int(m["idx"])
             if idx <= self.fed_upto:
                 continue
-            for node in self._steps(board, m, [fen for after, fen in game.restored if after == i]):
+            restored = [fen for after, fen in game.restored if after == i]
+            before = self._record_before(game, standing, i)
+            if not (ended or game.closed or i < len(standing) - 1 or self.final(board, m, restored + [before])):
+                break                   # the last entry left an irregular position: it may still be put right
+            for node in self._steps(board, m, restored, before):
                 self.nodes.append(node)
                 added += 1
             self.fed_upto = idx
-        if ended and self.result == "*" and len(final) == len(standing):
+        if ended and self.result == "*" and self.fed_upto >= max((int(m["idx"]) for m in standing), default=-1):
             self.result = game.result
             added += 1
         return added
 
-    def _steps(self, board: Board, m: dict[str, Any], restored: list[str]) -> list[FeedNode]:
+    def _taken_back(self, game, standing: list[dict[str, Any]], board: Board) -> int:
+        """A move the feed has taken, withdrawn since (taken back, CODEX 004 art. 42.D): a setup of the
+        position the board's record went back to, at once (the move played instead follows from there)."""
+        fed = [i for i, m in enumerate(standing) if int(m["idx"]) <= self.fed_upto]
+        last = int(standing[fed[-1]]["idx"]) if fed else -1
+        if not any(m.get("withdrawn") and last < int(m["idx"]) <= self.fed_upto
+                   for m in getattr(game, "moves", {}).values()):
+            return 0
+        back = standing[fed[-1]]["fen_after"] if fed else (game.start_fen or Board(self.variant).fen())
+        if board.key() == Board(self.variant, back).key():
+            return 0
+        self.nodes.append(self._setup(board, back))
+        return 1
+
+    def final(self, board: Board, m: dict[str, Any], setups: list[str | None] | None = None) -> bool:
+        """Whether the board's last move entry ``m`` is final though the opponent has not replied yet:
+        a legal move whose board is its legal result. The engine commits a move at the mover's clock
+        press (the press completes the move, FPD 000 art. 6.2a), at the opponent's first lift of one of
+        his pieces, or without a clock when the board has stood still with the move on it; from then on
+        only an irregularity can undo it (a move taken back, CODEX 004 art. 42.D; FMJD 002 art. 5.4),
+        and the feed shows that as it is: a setup of the position it went back to, and the move played
+        instead. A move that left the board irregular (a captured piece standing, a piece removed
+        wrongly, an illegal move) can still be put right before the opponent moves (CODEX 004 art. 43,
+        50): it is final only once a later entry comes, or the game ends, or the board's run closes."""
+        if not m.get("legal"):
+            return False
+        return self._played(board, m, [None] + list(setups or ())) is not None
+
+    def _played(self, board: Board, m: dict[str, Any],
+                setups: list[str | None]) -> tuple[str | None, str, Board] | None:
+        """(the setup it needs or None, the move's text, the position after) when the entry's move, played
+        from the feed's position or from one of ``setups``, gives exactly the entry's position after."""
+        target = Board(self.variant, m["fen_after"]).key()
+        for setup in setups:
+            trial = board.copy(stack=False)
+            if setup is not None:
+                try:
+                    trial.set_fen(setup)
+                except (RigError, ValueError):
+                    continue
+            try:
+                move = trial.parse_move(str(m.get("move")))
+            except (RigError, ValueError):
+                continue
+            text = trial.move_text(move)
+            trial.push(move)
+            if trial.key() == target:
+                return setup, text, trial
+        return None
+
+    def _record_before(self, game, standing: list[dict[str, Any]], i: int) -> str | None:
+        """The position the board's record had before standing entry ``i``: the one after the entry
+        before it, or the game's start (where a move taken back leaves the record, docs/hub.md)."""
+        if i > 0:
+            return standing[i - 1].get("fen_after")
+        return game.start_fen or Board(self.variant).fen()
+
+    def _steps(self, board: Board, m: dict[str, Any], restored: list[str],
+               before: str | None = None) -> list[FeedNode]:
         """The feed steps for one final move entry; ``board`` is moved to the entry's position.
-        ``restored``: positions an arbiter set just before this move."""
+        ``restored``: positions an arbiter set just before this move; ``before``: the record's position
+        before it (after a move the feed has taken was withdrawn, the move played instead goes on from
+        there: a setup, then the move)."""
         white = m.get("side") == "white"
         number = int(m.get("number") or 0)
         clock = clk_command(m["clock_ms"]) if m.get("clock_ms") is not None else None
-        target = Board(self.variant, m["fen_after"])
         if m.get("legal"):
-            for setup in [None] + restored:
-                trial = board.copy(stack=False)
-                if setup is not None:
-                    trial.set_fen(setup)
-                try:
-                    move = trial.parse_move(str(m.get("move")))
-                except (RigError, ValueError):
-                    continue
-                text = trial.move_text(move)
-                trial.push(move)
-                if trial.key() != target.key():
-                    continue
+            found = self._played(board, m, [None] + restored + ([before] if before is not None else []))
+            if found is not None:
+                setup, text, after = found
                 steps = [self._setup(board, setup)] if setup is not None else []
-                board.set_fen(trial.fen())
+                board.set_fen(after.fen())
                 steps.append(FeedNode("move", text, number, white, clock, int(m["idx"])))
                 return steps
         # not a move from the feed's position: the record continues from the board as it stands

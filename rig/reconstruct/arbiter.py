@@ -12,6 +12,7 @@ from rig.board import Board
 from rig.pdn import GameRecord, result_text
 from rig.reconstruct.outputs import (
     ACCEPTED,
+    ClockUpdate,
     CORRECTED,
     DISMISSED,
     OPEN,
@@ -52,9 +53,7 @@ class ArbiterDecisions:
             else:
                 self._note(t, what)
         elif ev.action == "time":
-            ms = ev.delta_ms or 0
-            self._note(t, f"arbiter: {abs(ms) / 1000:g} s {'added to' if ms >= 0 else 'taken from'} "
-                          f"{ev.side}'s clock{': ' + ev.note if ev.note else ''}")
+            self._time_correction(t, ev)
         elif ev.action == "set-position":
             try:
                 board = Board(self.variant, ev.fen)
@@ -71,6 +70,25 @@ class ArbiterDecisions:
                     return
                 self._end(t, GameRecord(self.variant, result=ev.result).result,
                           f"arbiter{': ' + ev.note if ev.note else ''}")
+
+    def _time_correction(self, t: float, ev: ArbiterEvent) -> None:
+        """Time added to (``delta_ms`` > 0) or taken from a player's clock by the arbiter (FPD 000 art. 6;
+        CODEX 004 art. 26-29; FMJD 002 art. 10): noted, and from now on in the times shown and in the
+        record's clock stamps (:meth:`_corrected`); a clock's time never goes below zero."""
+        ms = ev.delta_ms or 0
+        self._note(t, f"arbiter: {abs(ms) / 1000:g} s {'added to' if ms >= 0 else 'taken from'} "
+                      f"{ev.side}'s clock{': ' + ev.note if ev.note else ''}")
+        if ev.side not in ("white", "black") or not ms:
+            return
+        white = ev.side == "white"
+        dw, db = self._time_offset
+        self._time_offset = (dw + ms, db) if white else (dw, db + ms)
+        w, b = self._times
+        if w is None or b is None:
+            return                        # no reading yet: the first one gets the correction
+        w, b = (max(0, w + ms), b) if white else (w, max(0, b + ms))
+        self._times = (w, b)
+        self._emit(ClockUpdate(t, w, b, self._running))
 
     def _set_position(self, t: float, board: Board, comment: str) -> None:
         """The record goes on from ``board`` (a setup); the engine reads the board from there once the

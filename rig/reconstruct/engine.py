@@ -124,6 +124,8 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         extra_clock = bool(header.extra.get("clock")) or "TimeControl" in header.tags
         self._clock_mode = s.use_clock if s.use_clock is not None else extra_clock
         self._times: tuple[int | None, int | None] = (None, None)
+        #: the arbiter's time corrections (ms, white and black) still to add to the clock's readings
+        self._time_offset: tuple[int, int] = (0, 0)
         self._running: str | None = None
         self._await_time: int | None = None
         self._undo: Undo | None = None

@@ -6,6 +6,8 @@ lifted is *held* until what follows tells whether that lift began his move; a pr
 the board is ``clock-without-move``, and a move of the side not to move after it is committed for him
 (FPD 000 art. 7.5b; CODEX 004 art. 42.A). A flag fall goes to the arbiter (CODEX 004 art. 29, 57.C; FPD
 000 art. 5.4), both flags fallen is a draw (CODEX 004 art. 59.A, 60.A); the times shown stamp the record.
+The arbiter's time corrections are shown at once; a clock driver's next reading carries them and wins
+(docs/clock.md, "The arbiter's time corrections").
 Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
@@ -23,7 +25,11 @@ from rig.reconstruct.outputs import (
 from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, Undo, snap
 from rig.session import ClockEvent
 
-__all__ = ["ClockPresses"]
+__all__ = ["ClockPresses", "CLOCK_DRIVERS"]
+
+#: the clock drivers whose readings carry an arbiter's correction once it is set (``source`` of their lines,
+#: docs/clock.md): a clock read over USB (``dgt``, ``line``) or the rig's own GPIO clock model (``gpio``)
+CLOCK_DRIVERS = ("dgt", "line", "gpio")
 
 
 class ClockPresses:
@@ -32,6 +38,7 @@ class ClockPresses:
     # -- clock -------------------------------------------------------------------------------
 
     def _clock(self, ev: ClockEvent) -> None:
+        ev = self._corrected(ev)
         t = ev.t
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
@@ -64,6 +71,20 @@ class ClockPresses:
             self._note(t, f"clock {ev.event}")
         else:
             self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _corrected(self, ev: ClockEvent) -> ClockEvent:
+        """The clock's reading with the arbiter's corrections not yet in it. A clock driver's reading (its
+        lines' ``source``: ``dgt``, ``line`` over USB, set by the arbiter's hand; ``gpio``, the rig's own
+        time model, set by the rig) carries the correction from its next reading on, and wins. A line with
+        no source (a session written by hand or by another program) gets the corrections added, from the
+        action on."""
+        if ev.white_ms is None or ev.black_ms is None or self._time_offset == (0, 0):
+            return ev
+        if ev.extra.get("source") in CLOCK_DRIVERS:
+            self._time_offset = (0, 0)
+            return ev
+        dw, db = self._time_offset
+        return replace(ev, white_ms=max(0, ev.white_ms + dw), black_ms=max(0, ev.black_ms + db))
 
     def _press(self, ev: ClockEvent) -> None:
         t = ev.t

@@ -68,6 +68,8 @@ class GameFeed:
         self.epoch = secrets.token_hex(4)
         self.loop: LiveLoop | None = None
         self.closed = False
+        #: the run has ended but its server still takes the arbiter's decisions (:mod:`rig.web.linger`)
+        self.lingering = False
         self._lock = threading.Lock()
         self._seq = 0
         self._history: deque[Message] = deque(maxlen=self.config.history)
@@ -376,7 +378,7 @@ class GameFeed:
         """Queue arbiter events on the loop (journaled, then fed to the engine); each future gets the
         sequence number of the message published once that event is journaled."""
         loop = self.loop
-        if loop is None or self.closed:
+        if loop is None or (self.closed and not self.lingering):
             raise FeedClosedError("the board is not running: nothing can be journaled")
         futures = []
         with self._lock:
@@ -387,6 +389,16 @@ class GameFeed:
         for ev in events:
             loop.submit(ev)
         return futures
+
+    def linger(self, on: bool) -> None:
+        """After the run's end: take the arbiter's decisions again (``on``), or no longer; the decisions
+        still waiting when it stops are refused."""
+        with self._lock:
+            self.lingering = on
+            if not on:
+                for _, fut in self._pending:
+                    fut.set_exception(FeedClosedError("the board's server stopped before the decision was journaled"))
+                self._pending.clear()
 
     def decision_time(self) -> float:
         """A time for a decision now: not before the loop's time (the journal stays in time order)."""

@@ -207,7 +207,13 @@
     if (what === "set-position") p.fen = $("fen").value.trim();
     if (what === "result") { p.result = $("result-select").value; if ($("result-note").value.trim()) p.note = $("result-note").value.trim(); }
     if (what === "draw-claim") { p.side = $("claim-side").value; p.upheld = $("claim-upheld").checked; if ($("claim-note").value.trim()) p.note = $("claim-note").value.trim(); }
-    if (what === "time") { p.side = $("time-side").value; p.delta_ms = Math.round(Number($("time-seconds").value) * 1000); if ($("time-note").value.trim()) p.note = $("time-note").value.trim(); }
+    if (what === "time") {
+      var secs = $("time-seconds").value.trim();
+      p.side = $("time-side").value;
+      // not a number: sent as typed, so that the server's answer names what is wrong
+      p.delta_ms = secs !== "" && isFinite(Number(secs)) ? Math.round(Number(secs) * 1000) : secs;
+      if ($("time-note").value.trim()) p.note = $("time-note").value.trim();
+    }
     act(p, e.target);
   });
 

@@ -5,6 +5,16 @@
   var params = new URLSearchParams(location.search);
   var board = null, boardKey = null;
 
+  // the overlay is laid out for a 1920x1080 scene: scaled to fit its browser source (720p, 4K, a small window)
+  var stage = document.querySelector(".page-overlay .overlay");
+  if (stage) {
+    var fit = function () {
+      stage.style.setProperty("--scene", String(Math.min(window.innerWidth / 1920, window.innerHeight / 1080)));
+    };
+    window.addEventListener("resize", fit);
+    fit();
+  }
+
   function players(state) {
     var tags = RigLive.tags(state);
     RigLive.text($("white-name"), tags.White || "White");
