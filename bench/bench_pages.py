@@ -139,6 +139,8 @@ def sample(pid: int) -> tuple[float, int, int]:
 
 #: threads of the simulated world (the hands and the clock emulator); the matrix thread is split below
 SIM_THREADS = ("rig-run-hands", "line-emulator")
+#: a real board's scan rate (sensors.matrix.MatrixScanner's default, the config's ``scan_hz``)
+SCAN_HZ = 200.0
 
 
 def probe_board(out: str, argv: list[str]) -> int:
@@ -253,9 +255,13 @@ def footprint(seconds: float, listen: bool, browser: bool) -> tuple[float, int]:
           f"(peak {hwm / 1024:5.1f} MB)")
     others = ", ".join(f"{k} {v:.1f}%" for k, v in sorted(th.items(), key=lambda kv: -kv[1])
                        if k not in ("loop", "rig-run-matrix", "bench-probe", *SIM_THREADS))
+    per_scan = (scan - pins) / 100 * wall / max(1, scans)
     print(f"    the board's own work {own:4.1f}%: live loop + journal + engine {th.get('loop', 0.0):.1f}%, "
-          f"the scanner's own Python {scan - pins:.1f}% ({scans} scans, "
-          f"{1e6 * (scan - pins) / 100 * wall / max(1, scans):.0f} us each), {others or 'nothing else'}")
+          f"the scanner's own Python {scan - pins:.1f}% ({scans} scans, {1e6 * per_scan:.0f} us each), "
+          f"{others or 'nothing else'}")
+    print(f"    (a real board scans all the time, {SCAN_HZ:g} a second: at {1e6 * per_scan:.0f} us a scan that is "
+          f"{100 * per_scan * SCAN_HZ:.1f}% of this core for the scanner's Python, plus the lgpio calls: "
+          f"bench_matrix_scan.py)")
     print(f"    the simulated world {sim:4.1f}%: the RC matrix behind the pins {pins:.1f}%, its scan driver "
           f"{max(0.0, matrix - scan):.1f}%, " + ", ".join(f"{k} {th.get(k, 0.0):.1f}%" for k in SIM_THREADS))
     return share, hwm
