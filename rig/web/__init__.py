@@ -4,7 +4,8 @@
 - :mod:`rig.web.actions`: the arbiter's requests turned into session arbiter lines;
 - :mod:`rig.web.review`: the journal lines around a moment (ring in memory, then the session file);
 - :mod:`rig.web.app`: the Starlette app; :mod:`rig.web.server`: uvicorn on its own thread;
-- :mod:`rig.web.config`: ``--listen`` and the ``[web]`` config table.
+- :mod:`rig.web.config`: ``--listen`` and the ``[web]`` config table;
+- :mod:`rig.web.sse`: a lean Server-Sent Events response for many viewers (the hub's event streams).
 
 Starlette, sse-starlette and uvicorn are imported only when the pages are served (``rig run --listen``).
 """

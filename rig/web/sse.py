@@ -7,7 +7,8 @@ An idle stream gets a comment line every ``ping_s`` so proxies and browsers keep
 seen by one waiter on the ASGI ``receive`` and ends the stream at once.
 
 Compared with sse-starlette (an anyio task group, a ping task and a send timeout scope per connection and
-per event) this halves the hub's CPU per event written (docs/hub.md, Figures).
+per event) it cut the hub's CPU per event written by about 40% and its RSS with 500 viewers from 162 to 49 MB
+(docs/hub.md, Figures).
 """
 
 from __future__ import annotations
