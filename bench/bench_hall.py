@@ -7,9 +7,13 @@
 - the boards: lightweight publishers in another process, one MQTT client each (will, retained status,
   QoS 1, sequence numbers), sending real games' messages (tests/data: international and Brazilian games;
   each move with its position and the clock) with a move every ``--interval`` s on average per board;
-- the viewers: ``--viewers`` Server-Sent-Event connections in two processes (half on the hall's
-  ``/events``, half on one game's ``/events?board=B``), each event timed against the time the board
-  stamped in its message.
+- the viewers: ``--viewers`` Server-Sent-Event connections over TCP in ``--viewer-procs`` processes of their
+  own on this machine (half on the hall's ``/events``, half on one game's ``/events?board=B``); every event
+  of a ``--duration`` window that opens once all of them are connected is timed against the time the
+  board stamped in its message.
+
+Prints p50/p95/p99/max, the hub's own part, the viewers the hub had connected mid-window, and the CPU of
+the hub, the viewers, the boards and Mosquitto over the window (they all share this machine's cores).
 
 Then one board and one viewer on its own page (the same path, an idle hall), and a real ``rig run
 --simulate --mqtt`` board at real speed: its RSS and CPU while the game is played.
