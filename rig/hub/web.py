@@ -166,11 +166,13 @@ def sse_event(summary: dict[str, Any]) -> bytes:
 
 
 class _Limits:
-    """ASGI middleware: read-only server; bodies, methods and URLs that are refused before any handler."""
+    """ASGI middleware: read-only server; bodies, methods and URLs that are refused before any handler.
+    ``direct`` paths (the event streams) are answered here, without the router's layers around every write."""
 
-    def __init__(self, app, max_body: int = MAX_BODY):
+    def __init__(self, app, max_body: int = MAX_BODY, direct: dict[str, Any] | None = None):
         self.app = app
         self.max_body = max_body
+        self.direct = direct or {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -187,6 +189,10 @@ class _Limits:
         elif length is not None and int(length) > 0 or b"chunked" in headers.get(b"transfer-encoding", b""):
             problem = (413, "a request to the hub has no body")
         if problem is None:
+            handler = self.direct.get(scope["path"])
+            if handler is not None:
+                response = await handler(Request(scope, receive))
+                return await response(scope, receive, send)
             return await self.app(scope, receive, send)
         extra = {"Allow": "GET, HEAD"} if problem[0] == 405 else {}
         return await _error(problem[0], problem[1], **extra)(scope, receive, send)
@@ -312,7 +318,6 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         Route("/game/{board}.pdn", game_pdn),
         Route("/game/{board}", game_page),
         Route("/round/{n:int}.pdn", round_pdn),
-        Route("/events", events),
         Route("/api/boards", api_boards),
         Route("/api/game/{board}", api_game),
         Route("/api/round/{n:int}", api_round),
@@ -322,6 +327,6 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
-    wrapped = _Limits(app)
+    wrapped = _Limits(app, direct={"/events": events})
     wrapped.viewers, wrapped.hub = viewers, hub
     return wrapped  # type: ignore[return-value]
