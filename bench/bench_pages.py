@@ -192,13 +192,13 @@ def probe_board(out: str, argv: list[str]) -> int:
     return rig_main(argv)
 
 
-def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds of each thread of a process by its name (the main thread: ``loop``)."""
+def thread_cpu(pid: int, by_id: bool = False) -> dict[str, float]:
+    """CPU seconds of each thread of a process by its name (the main thread: ``loop``), or by its id."""
     out: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            name = "loop" if int(task.name) == pid else (task / "comm").read_text().strip()
+            name = task.name if by_id else "loop" if int(task.name) == pid else (task / "comm").read_text().strip()
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
@@ -283,15 +283,22 @@ def replay_pace(seconds: float, browser: bool) -> None:
         t_first = session.events[0].t
         start = time.monotonic()
         cpu0 = time.process_time()
+        names = {t.native_id: t.name for t in threading.enumerate()}
+        threads0 = thread_cpu(os.getpid(), by_id=True)
         while time.monotonic() - start < seconds:
             rig.release_until(t_first + time.monotonic() - start)
             time.sleep(0.005)                # a scanner's horizon moves every scan (200 Hz)
-        share = 100 * (time.process_time() - cpu0) / (time.monotonic() - start)
+        wall = time.monotonic() - start
+        share = 100 * (time.process_time() - cpu0) / wall
+        threads1 = thread_cpu(os.getpid(), by_id=True)
         moves = len(rig.feed.moves)
         if pw is not None:
             pw.stop()
+    by_name = {names.get(int(tid), tid): 100 * (threads1[tid] - threads0.get(tid, 0.0)) / wall for tid in threads1}
+    loop, web = by_name.get("test-loop", 0.0), by_name.get("rig-web", 0.0)
     print(f"  loop + journal + engine + pages only (a recorded game at its own pace, {moves} moves, "
-          f"page connected): CPU {share:4.1f}% of one core")
+          f"page connected): CPU {share:4.1f}% of one core for this process, of which the loop's thread "
+          f"{loop:.1f}% and the pages' server {web:.1f}% (the rest is this bench's 200 Hz release driver)")
 
 
 def main() -> None:
