@@ -7,9 +7,13 @@
 - the boards: lightweight publishers in another process, one MQTT client each (will, retained status,
   QoS 1, sequence numbers), sending real games' messages (tests/data: international and Brazilian games;
   each move with its position and the clock) with a move every ``--interval`` s on average per board;
-- the viewers: ``--viewers`` Server-Sent-Event connections in two processes (half on the hall's
-  ``/events``, half on one game's ``/events?board=B``), each event timed against the time the board
-  stamped in its message.
+- the viewers: ``--viewers`` Server-Sent-Event connections over TCP in ``--viewer-procs`` processes of their
+  own on this machine (half on the hall's ``/events``, half on one game's ``/events?board=B``); every event
+  of a ``--duration`` window that opens once all of them are connected is timed against the time the
+  board stamped in its message.
+
+Prints p50/p95/p99/max, the hub's own part, the viewers the hub had connected mid-window, and the CPU of
+the hub, the viewers, the boards and Mosquitto over the window (they all share this machine's cores).
 
 Then one board and one viewer on its own page (the same path, an idle hall), and a real ``rig run
 --simulate --mqtt`` board at real speed: its RSS and CPU while the game is played.
@@ -182,6 +186,8 @@ class Viewer(asyncio.Protocol):
 
 
 async def watch(host: str, port: int, viewers: int, boards: int, seconds: float, since: float, first: int = 0):
+    """Open the viewers, then time the events the boards stamped from ``since`` on (the parent sets it after
+    every viewer of every process has connected: the steady state, not the connection storm)."""
     lat: list[float] = []
     hub_lat: list[float] = []
     counts = [0, 0]
@@ -193,16 +199,21 @@ async def watch(host: str, port: int, viewers: int, boards: int, seconds: float,
                                                   host, port))
         if i % 50 == 49:
             await asyncio.sleep(0.05)
-    await asyncio.sleep(seconds)
+    connected = time.time()
+    await asyncio.sleep(max(0.0, since - time.time()))
+    cpu0 = time.process_time()
+    await asyncio.sleep(max(0.0, since + seconds - time.time()))
+    cpu = time.process_time() - cpu0
     for transport, _ in conns:
         transport.close()
-    return lat, hub_lat, counts
+    return lat, hub_lat, counts, connected, cpu
 
 
 def run_viewers(port: int, first: int, count: int, boards: int, seconds: float, since: float) -> None:
-    lat, hub_lat, counts = asyncio.run(watch("127.0.0.1", port, count, boards, seconds, since, first))
+    lat, hub_lat, counts, connected, cpu = asyncio.run(watch("127.0.0.1", port, count, boards, seconds, since,
+                                                             first))
     print(json.dumps({"lat": [round(x, 5) for x in lat], "hub_lat": [round(x, 5) for x in hub_lat],
-                      "counts": counts}), flush=True)
+                      "counts": counts, "connected": connected, "cpu_s": cpu}), flush=True)
 
 
 def proc_stat(pid: int) -> tuple[float, int]:
@@ -221,16 +232,18 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
+    """One run: the latency of every event the viewers got in the steady window (``duration`` s from once every
+    viewer is connected), and the CPU of each process of the hall over that window."""
     with Broker(max_connections=-1) as broker, tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         hub = subprocess.Popen([sys.executable, "-m", "rig.cli", "hub", "--mqtt", broker.address, "--tournament", T,
                                 "--db", os.path.join(tmp, "hub.sqlite"), "--listen", f"127.0.0.1:{port}",
                                 "--max-viewers", str(viewers + 100)], cwd=ROOT, stderr=subprocess.DEVNULL)
         time.sleep(1.5)
-        since = time.time() + 2.0
+        settle = 3.0 + viewers / 200                    # the viewers connect before the window opens
         pub = subprocess.Popen([sys.executable, __file__, "--role", "boards", "--mqtt", broker.address,
                                 "--boards", str(boards), "--interval", str(interval), "--duration",
-                                str(duration + 2)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+                                str(duration + settle + 30)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
         import httpx
 
         deadline = time.monotonic() + 30
@@ -241,32 +254,45 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        cpu0, _ = proc_stat(hub.pid)
-        t0 = time.monotonic()
+        since = time.time() + settle
         groups = [(k * viewers // VIEWER_PROCS, (k + 1) * viewers // VIEWER_PROCS) for k in range(VIEWER_PROCS)]
         groups = [(a, b) for a, b in groups if b > a]
         procs = [subprocess.Popen([sys.executable, __file__, "--role", "viewers", "--port", str(port), "--first",
                                    str(a), "--viewers", str(b - a), "--boards", str(boards), "--duration",
                                    str(duration), "--since", str(since)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
                  for a, b in groups if b > a]
-        lat, hub_lat, counts = [], [], [0, 0]
+        time.sleep(max(0.0, since - time.time()))
+        pids = {"hub": hub.pid, "boards": pub.pid, "broker": broker.proc.pid}
+        cpu0 = {k: proc_stat(pid)[0] for k, pid in pids.items()}
+        t0 = time.monotonic()
+        time.sleep(duration / 2)
+        connected = httpx.get(f"http://127.0.0.1:{port}/api/hub").json()["viewers"]
+        time.sleep(max(0.0, since + duration - time.time()))
+        cpu1 = {k: proc_stat(pid)[0] for k, pid in pids.items()}
+        rss = proc_stat(hub.pid)[1]
+        wall = time.monotonic() - t0
+        load = os.getloadavg()[0]
+        lat, hub_lat, counts, late, viewer_cpu = [], [], [0, 0], 0, 0.0
         for p in procs:
             d = json.loads(p.communicate(timeout=duration + 60)[0].strip().splitlines()[-1])
             lat += d["lat"]
             hub_lat += d["hub_lat"]
             counts = [counts[0] + d["counts"][0], counts[1] + d["counts"][1]]
-        cpu1, rss = proc_stat(hub.pid)
-        wall = time.monotonic() - t0
+            late += d["connected"] > since
+            viewer_cpu += d["cpu_s"]
         lag = httpx.get(f"http://127.0.0.1:{port}/api/hub").json()["write_lag_ms"]
-        out = pub.communicate(timeout=60)[0]
+        pub.terminate()
+        pub.wait(10)
         hub.terminate()
         hub.wait(10)
-    sent = json.loads(out.strip().splitlines()[-1])["sent"] if out.strip() else 0
-    return {"boards": boards, "viewers_ok": counts[0], "viewers_refused": counts[1], "messages": sent,
-            "events": len(lat), "events_per_s": len(lat) / wall, "p50_ms": 1000 * pct(lat, 0.5),
-            "p95_ms": 1000 * pct(lat, 0.95), "p99_ms": 1000 * pct(lat, 0.99), "max_ms": 1000 * max(lat or [0]),
-            "hub_p50_ms": 1000 * pct(hub_lat, 0.5), "hub_p99_ms": 1000 * pct(hub_lat, 0.99),
-            "hub_cpu_pct": 100 * (cpu1 - cpu0) / wall, "hub_rss_mb": rss / 2**20, "write_lag": lag}
+    cpu = {k: 100 * (cpu1[k] - cpu0[k]) / wall for k in pids}
+    return {"boards": boards, "viewers_ok": counts[0], "viewers_refused": counts[1], "viewers_connected": connected,
+            "viewer_procs_late": late, "events": len(lat), "events_per_s": len(lat) / wall,
+            "p50_ms": 1000 * pct(lat, 0.5), "p95_ms": 1000 * pct(lat, 0.95), "p99_ms": 1000 * pct(lat, 0.99),
+            "max_ms": 1000 * max(lat or [0]), "hub_p50_ms": 1000 * pct(hub_lat, 0.5),
+            "hub_p99_ms": 1000 * pct(hub_lat, 0.99), "hub_cpu_pct": cpu["hub"], "hub_rss_mb": rss / 2**20,
+            "boards_cpu_pct": cpu["boards"], "broker_cpu_pct": cpu["broker"],
+            "viewers_cpu_pct": 100 * viewer_cpu / wall, "write_lag": lag, "load": load}
 
 
 def one_board_run(seconds: float, mqtt: bool = True) -> dict:
@@ -311,18 +337,20 @@ def main() -> None:
         run_viewers(args.port, args.first, args.viewers, args.boards, args.duration, args.since)
         return
     big = hall(args.boards, args.viewers, args.interval, args.duration)
-    print(f"bench_hall: {big['boards']} boards (a move every {args.interval:g} s each, {big['messages']} messages), "
-          f"{big['viewers_ok']} SSE viewers ({big['viewers_refused']} refused), {args.duration:g} s")
-    print(f"  move-to-page latency (board publish -> viewer event): p50 {big['p50_ms']:.1f} ms, "
+    print(f"bench_hall: {big['boards']} boards (a move every {args.interval:g} s each), {big['viewers_ok']} SSE "
+          f"viewers opened ({big['viewers_refused']} refused), {big['viewers_connected']} connected mid-window; "
+          f"{args.duration:g} s measured once all were connected ({big['viewer_procs_late']} viewer processes late)")
+    print(f"  move-to-page latency (the board's stamp -> the event read by a viewer): p50 {big['p50_ms']:.1f} ms, "
           f"p95 {big['p95_ms']:.1f} ms, p99 {big['p99_ms']:.1f} ms, max {big['max_ms']:.1f} ms; "
-          f"{big['events']} events ({big['events_per_s']:.0f}/s); "
-          f"of which hub -> viewer p50 {big['hub_p50_ms']:.1f} ms, "
-          f"p99 {big['hub_p99_ms']:.1f} ms")
+          f"{big['events']} events ({big['events_per_s']:.0f}/s); of which hub change -> viewer "
+          f"p50 {big['hub_p50_ms']:.1f} ms, p99 {big['hub_p99_ms']:.1f} ms")
     lag = big["write_lag"]
     print(f"  inside the hub, from a change to its write to a viewer's socket: p50 {lag.get('p50', 0):.1f} ms, "
           f"p99 {lag.get('p99', 0):.1f} ms, max {lag.get('max', 0):.1f} ms (the rest is the kernel and the viewers)")
-    print(f"  hub process: {big['hub_cpu_pct']:.0f}% of one core, RSS {big['hub_rss_mb']:.0f} MB; "
-          f"load average during the run {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)")
+    print(f"  CPU (% of one core) over the window: hub {big['hub_cpu_pct']:.0f}% (RSS {big['hub_rss_mb']:.0f} MB), "
+          f"viewers {big['viewers_cpu_pct']:.0f}% ({VIEWER_PROCS} processes), boards {big['boards_cpu_pct']:.0f}%, "
+          f"mosquitto {big['broker_cpu_pct']:.0f}%; all on this machine: load average {big['load']:.1f} on "
+          f"{os.cpu_count()} cores (shared)")
     one = hall(1, 1, 1.0, min(20.0, args.duration))
     print(f"bench_hall: 1 board, its own page: p50 {one['p50_ms']:.1f} ms, p99 {one['p99_ms']:.1f} ms "
           f"({one['events']} events)")

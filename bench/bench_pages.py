@@ -137,11 +137,81 @@ def sample(pid: int) -> tuple[float, int, int]:
     return cpu, rss, hwm
 
 
+#: threads of the simulated world (the hands and the clock emulator); the matrix thread is split below
+SIM_THREADS = ("rig-run-hands", "line-emulator")
+#: a real board's scan rate (sensors.matrix.MatrixScanner's default, the config's ``scan_hz``)
+SCAN_HZ = 200.0
+
+
+def probe_board(out: str, argv: list[str]) -> int:
+    """``rig run ARGV`` in this process, as the board runs, with two probes for the figures only: every thread
+    names itself for the OS (``/proc/PID/task/TID/comm``, so its CPU can be read per thread), and the matrix
+    thread's time is split into the real scanner's own Python and the pins it calls (behind gpiozero's mock
+    pins: the simulated RC matrix; on a Pi: lgpio calls). The split is written to ``out`` twice a second."""
+    import threading
+
+    from sensors import lines, matrix
+    from rig.cli import main as rig_main
+
+    run = threading.Thread.run
+
+    def named_run(self: threading.Thread) -> None:
+        try:
+            with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as fh:
+                fh.write(self.name[:15])
+        except OSError:
+            pass
+        run(self)
+
+    threading.Thread.run = named_run  # type: ignore[method-assign]
+    acc = {"scan_s": 0.0, "pins_s": 0.0, "scans": 0}
+
+    def timed(fn, key: str):
+        def call(*a, **k):
+            t = time.thread_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                acc[key] += time.thread_time() - t
+                if key == "scan_s":
+                    acc["scans"] += 1
+        return call
+
+    matrix.MatrixScanner.scan = timed(matrix.MatrixScanner.scan, "scan_s")
+    for cls in (lines.GpiozeroLines, lines.LgpioLines):
+        for name in ("drive_row", "read_cols", "begin_check", "drive_col", "read_rows", "end_check"):
+            setattr(cls, name, timed(getattr(cls, name), "pins_s"))
+
+    def dump() -> None:
+        while True:
+            Path(out + ".tmp").write_text(json.dumps(acc))
+            os.replace(out + ".tmp", out)
+            time.sleep(0.5)
+
+    threading.Thread(target=dump, name="bench-probe", daemon=True).start()
+    return rig_main(argv)
+
+
+def thread_cpu(pid: int, by_id: bool = False) -> dict[str, float]:
+    """CPU seconds of each thread of a process by its name (the main thread: ``loop``), or by its id."""
+    out: dict[str, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = task.name if by_id else "loop" if int(task.name) == pid else (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def footprint(seconds: float, listen: bool, browser: bool) -> tuple[float, int]:
     game = str(Path(DATA) / GAMES["international"])
     with tempfile.TemporaryDirectory() as tmp:
-        args = [sys.executable, "-m", "rig.cli", "run", "--simulate", game, "--speed", "1", "--plain",
-                "--out", tmp + "/"]
+        probe = tmp + "/probe.json"
+        args = [sys.executable, __file__, "--probe", probe, "--", "run", "--simulate", game, "--speed", "1",
+                "--plain", "--out", tmp + "/"]
         if listen:
             args += ["--listen", "127.0.0.1:0"]
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
@@ -159,18 +229,41 @@ def footprint(seconds: float, listen: bool, browser: bool) -> tuple[float, int]:
                     page.goto(url + "/")
             time.sleep(3.0)                  # start-up (imports, the clock driver) is not the game
             cpu0, _, _ = sample(proc.pid)
+            threads0, probe0 = thread_cpu(proc.pid), json.loads(Path(probe).read_text())
             t0 = time.monotonic()
             time.sleep(seconds)
             cpu1, rss, hwm = sample(proc.pid)
-            share = 100 * (cpu1 - cpu0) / (time.monotonic() - t0)
+            threads1, probe1 = thread_cpu(proc.pid), json.loads(Path(probe).read_text())
+            wall = time.monotonic() - t0
         finally:
             proc.terminate()
             proc.wait(30)
             if pw is not None:
                 pw.stop()
+    share = 100 * (cpu1 - cpu0) / wall
+    th = {k: 100 * (threads1[k] - threads0.get(k, 0.0)) / wall for k in threads1}
+    # the probe's own dumps are not the board's; the probed window is a little later than /proc's: a
+    # fraction of a percent either way
+    scan = 100 * (probe1["scan_s"] - probe0["scan_s"]) / wall
+    pins = 100 * (probe1["pins_s"] - probe0["pins_s"]) / wall
+    scans = probe1["scans"] - probe0["scans"]
+    matrix = th.get("rig-run-matrix", 0.0)
+    sim = sum(th.get(k, 0.0) for k in SIM_THREADS) + pins + max(0.0, matrix - scan)
+    own = share - th.get("bench-probe", 0.0) - sim
     what = "with --listen, a page and an SSE client" if listen else "without --listen"
     print(f"  board process {what:<42} CPU {share:4.1f}% of one core   RSS {rss / 1024:5.1f} MB "
           f"(peak {hwm / 1024:5.1f} MB)")
+    others = ", ".join(f"{k} {v:.1f}%" for k, v in sorted(th.items(), key=lambda kv: -kv[1])
+                       if k not in ("loop", "rig-run-matrix", "bench-probe", *SIM_THREADS))
+    per_scan = (scan - pins) / 100 * wall / max(1, scans)
+    print(f"    the board's own work {own:4.1f}%: live loop + journal + engine {th.get('loop', 0.0):.1f}%, "
+          f"the scanner's own Python {scan - pins:.1f}% ({scans} scans, {1e6 * per_scan:.0f} us each), "
+          f"{others or 'nothing else'}")
+    print(f"    (a real board scans all the time, {SCAN_HZ:g} a second: at {1e6 * per_scan:.0f} us a scan that is "
+          f"{100 * per_scan * SCAN_HZ:.1f}% of this core for the scanner's Python, plus the lgpio calls: "
+          f"bench_matrix_scan.py)")
+    print(f"    the simulated world {sim:4.1f}%: the RC matrix behind the pins {pins:.1f}%, its scan driver "
+          f"{max(0.0, matrix - scan):.1f}%, " + ", ".join(f"{k} {th.get(k, 0.0):.1f}%" for k in SIM_THREADS))
     return share, hwm
 
 
@@ -190,15 +283,22 @@ def replay_pace(seconds: float, browser: bool) -> None:
         t_first = session.events[0].t
         start = time.monotonic()
         cpu0 = time.process_time()
+        names = {t.native_id: t.name for t in threading.enumerate()}
+        threads0 = thread_cpu(os.getpid(), by_id=True)
         while time.monotonic() - start < seconds:
             rig.release_until(t_first + time.monotonic() - start)
             time.sleep(0.005)                # a scanner's horizon moves every scan (200 Hz)
-        share = 100 * (time.process_time() - cpu0) / (time.monotonic() - start)
+        wall = time.monotonic() - start
+        share = 100 * (time.process_time() - cpu0) / wall
+        threads1 = thread_cpu(os.getpid(), by_id=True)
         moves = len(rig.feed.moves)
         if pw is not None:
             pw.stop()
+    by_name = {names.get(int(tid), tid): 100 * (threads1[tid] - threads0.get(tid, 0.0)) / wall for tid in threads1}
+    loop, web = by_name.get("test-loop", 0.0), by_name.get("rig-web", 0.0)
     print(f"  loop + journal + engine + pages only (a recorded game at its own pace, {moves} moves, "
-          f"page connected): CPU {share:4.1f}% of one core")
+          f"page connected): CPU {share:4.1f}% of one core for this process, of which the loop's thread "
+          f"{loop:.1f}% and the pages' server {web:.1f}% (the rest is this bench's 200 Hz release driver)")
 
 
 def main() -> None:
@@ -206,7 +306,11 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=80, help="moves of the game for the latency (default 80)")
     ap.add_argument("--pace-seconds", type=float, default=30.0, help="seconds of play measured (default 30)")
     ap.add_argument("--no-browser", action="store_true", help="SSE client only (no Chromium)")
+    ap.add_argument("--probe", help=argparse.SUPPRESS)      # internal: run `rig ARGS...` with the probes
+    ap.add_argument("rig", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.probe:
+        sys.exit(probe_board(args.probe, args.rig))
     browser = not args.no_browser and os.path.exists(CHROMIUM)
     latency(args.plies, browser)
     print(f"a board at tournament pace (--simulate --speed 1), {args.pace_seconds:g} s of play:")

@@ -1,8 +1,9 @@
 """``rig hub``'s pages: the all-boards hall, each game's page, the round PDN, the API, Server-Sent Events.
 
-Starlette + sse-starlette, served by uvicorn; every asset comes from ``rig/hub/static`` (no CDN, no build
-step). Everything is read-only; a request that is not a GET/HEAD, has a body, an over-long URL, names an
-unknown board or round, or would open one viewer too many gets a clear 4xx and changes nothing.
+Starlette (the event streams: :mod:`rig.web.sse`), served by uvicorn; every asset comes from
+``rig/hub/static`` (no CDN, no build step). Everything is read-only; a request that is not a GET/HEAD, has a
+body, an over-long URL, names an unknown board or round, or would open one viewer too many gets a clear 4xx
+and changes nothing.
 
     /                     the hall: every board (thumbnail, clocks, alerts) and the relay status
     /game/BOARD           one game: board, clocks, moves, irregularities, switch health
@@ -32,8 +33,12 @@ from starlette.staticfiles import StaticFiles
 from rig.hub.protocol import check_id
 from rig.hub.service import Hub
 from rig.variants import get_variant
+from rig.web.sse import Channel, EventStream
 
 __all__ = ["create_app", "Viewers", "PDN_TYPE"]
+
+#: what a viewer's channel holds: (board, encoded event, hub time of the change)
+Item = tuple[str, bytes, float]
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 #: the project's one board renderer, served by the board pages and the hub alike
@@ -48,16 +53,22 @@ def _error(status: int, message: str, **headers: str) -> JSONResponse:
 
 
 class Viewers:
-    """The connected SSE viewers: each has a queue the hub's changes are put into (never waits: a viewer that
-    falls ``queue_size`` events behind is dropped; its browser reconnects and starts from a fresh state)."""
+    """The connected SSE viewers, each with a :class:`~rig.web.sse.Channel` the hub's changes are put into
+    (never waits: a viewer that falls ``queue_size`` events behind is dropped; its browser reconnects and
+    starts from a fresh state). Each change is encoded once, on the hub's worker thread; every viewer gets the
+    same bytes. The latest card of every board is kept encoded too, so a new viewer's first event costs no
+    lock and no JSON."""
 
     def __init__(self, max_viewers: int = 2000, max_per_client: int = 1000, queue_size: int = 512):
         self.max_viewers = max_viewers
         self.max_per_client = max_per_client
         self.queue_size = queue_size
-        self.subs: dict[int, tuple[asyncio.Queue, str | None, str]] = {}
+        self.subs: dict[int, tuple[Channel[Item], str | None, str]] = {}
         self.per_client: dict[str, int] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: board -> (round, hub time, encoded event) of its current game
+        self.cards: dict[str, tuple[int, float, bytes]] = {}
+        self._hall: bytes | None = None             # every card in (round, board) order, joined
         self.refused = 0
         self.dropped = 0
         self.sent = 0
@@ -71,12 +82,12 @@ class Viewers:
             return f"{self.per_client[client]} event streams are open from {client}, the most one client gets"
         return None
 
-    def add(self, client: str, board: str | None) -> tuple[int, asyncio.Queue]:
-        q: asyncio.Queue = asyncio.Queue(self.queue_size)
-        key = id(q)
-        self.subs[key] = (q, board, client)
+    def add(self, client: str, board: str | None) -> tuple[int, Channel[Item]]:
+        ch: Channel[Item] = Channel(self.queue_size)
+        key = id(ch)
+        self.subs[key] = (ch, board, client)
         self.per_client[client] = self.per_client.get(client, 0) + 1
-        return key, q
+        return key, ch
 
     def remove(self, key: int) -> None:
         item = self.subs.pop(key, None)
@@ -87,10 +98,24 @@ class Viewers:
             else:
                 self.per_client.pop(item[2], None)
 
+    def prime(self, summaries: list[dict[str, Any]]) -> None:
+        """The cards of the boards the hub knows at start-up (on the event loop's thread)."""
+        self._cards([(s["board"], int(s["round"]), s.get("hub_ts") or 0.0, sse_event(s)) for s in summaries])
+
+    def first(self, board: str | None) -> bytes:
+        """What a new viewer gets first: the board's card, or every card (the hall)."""
+        if board is not None:
+            card = self.cards.get(board)
+            return card[2] if card else b""
+        if self._hall is None:
+            self._hall = b"".join(c[2] for _, c in sorted(self.cards.items(), key=lambda kv: (kv[1][0], kv[0])))
+        return self._hall
+
     def listener(self, summaries: list[dict[str, Any]]) -> None:
         """Called on the hub's worker thread: encode each change once, hand them to the event loop."""
         if self.loop is not None:
-            payload = [(s["board"], sse_event(s), s.get("hub_ts") or time.time()) for s in summaries]
+            now = time.time()
+            payload = [(s["board"], int(s["round"]), s.get("hub_ts") or now, sse_event(s)) for s in summaries]
             self.loop.call_soon_threadsafe(self._publish, payload)
 
     def lag_ms(self) -> dict[str, float]:
@@ -100,21 +125,39 @@ class Viewers:
         return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
                 "p99": round(1000 * xs[min(len(xs) - 1, int(0.99 * len(xs)))], 2), "max": round(1000 * xs[-1], 2)}
 
-    def _publish(self, payload: list[tuple[str, bytes, float]]) -> None:
-        for key, (q, board, _) in list(self.subs.items()):
-            for b, data, made in payload:
-                if board is not None and b != board:
+    def _cards(self, payload: list[tuple[str, int, float, bytes]]) -> None:
+        for b, rnd, made, data in payload:
+            card = self.cards.get(b)
+            if card is None or (rnd, made) >= card[:2]:     # a board's latest round; a late older change loses
+                self.cards[b] = (rnd, made, data)
+                self._hall = None
+
+    def _publish(self, payload: list[tuple[str, int, float, bytes]]) -> None:
+        self._cards(payload)
+        items = [(b, data, made) for b, _, made, data in payload]
+        for key, (ch, board, _) in list(self.subs.items()):
+            if ch.closed:                               # gone: its stream removes it
+                continue
+            for item in items:
+                if board is not None and item[0] != board:
                     continue
-                try:
-                    q.put_nowait((b, data, made))
+                if ch.put(item):
                     self.sent += 1
-                except asyncio.QueueFull:
+                else:
                     self.dropped += 1
                     self.remove(key)
-                    while not q.empty():
-                        q.get_nowait()
-                    q.put_nowait(None)
                     break
+
+    def render(self, items: list[Item]) -> bytes:
+        """One write for what gathered: each board's latest card only (a card is whole)."""
+        self.lags.append(time.time() - items[0][2])
+        if len(items) == 1:
+            return items[0][1]
+        latest: dict[str, bytes] = {}
+        for b, data, _ in items:
+            latest.pop(b, None)
+            latest[b] = data
+        return b"".join(latest.values())
 
 
 def sse_event(summary: dict[str, Any]) -> bytes:
@@ -123,11 +166,13 @@ def sse_event(summary: dict[str, Any]) -> bytes:
 
 
 class _Limits:
-    """ASGI middleware: read-only server; bodies, methods and URLs that are refused before any handler."""
+    """ASGI middleware: read-only server; bodies, methods and URLs that are refused before any handler.
+    ``direct`` paths (the event streams) are answered here, without the router's layers around every write."""
 
-    def __init__(self, app, max_body: int = MAX_BODY):
+    def __init__(self, app, max_body: int = MAX_BODY, direct: dict[str, Any] | None = None):
         self.app = app
         self.max_body = max_body
+        self.direct = direct or {}
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -144,6 +189,10 @@ class _Limits:
         elif length is not None and int(length) > 0 or b"chunked" in headers.get(b"transfer-encoding", b""):
             problem = (413, "a request to the hub has no body")
         if problem is None:
+            handler = self.direct.get(scope["path"])
+            if handler is not None:
+                response = await handler(Request(scope, receive))
+                return await response(scope, receive, send)
             return await self.app(scope, receive, send)
         extra = {"Allow": "GET, HEAD"} if problem[0] == 405 else {}
         return await _error(problem[0], problem[1], **extra)(scope, receive, send)
@@ -163,8 +212,6 @@ def layouts() -> dict[str, Any]:
 
 def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000, ping_s: float = 15.0) -> Starlette:
     """The ASGI app of one hub."""
-    from sse_starlette.sse import EventSourceResponse
-
     viewers = Viewers(max_viewers, max_per_client)
     hub.listeners.append(viewers.listener)
     layout_json = layouts()
@@ -251,29 +298,9 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         if why is not None:
             viewers.refused += 1
             return _error(429, f"too many viewers: {why}; try again later", **{"Retry-After": "10"})
-        key, q = viewers.add(client, board)
-        first = hub.summaries(board)
-
-        async def stream():
-            try:
-                if first:
-                    yield b"".join(sse_event(s) for s in first)
-                while True:
-                    items = [await q.get()]
-                    while not q.empty():              # what came meanwhile goes out in one write,
-                        items.append(q.get_nowait())
-                    if None in items:
-                        return                        # too slow: dropped; the browser reconnects
-                    latest: dict[str, bytes] = {}
-                    for b, data, _ in items:          # each board's latest state only (a summary is whole)
-                        latest.pop(b, None)
-                        latest[b] = data
-                    viewers.lags.append(time.time() - items[0][2])
-                    yield b"".join(latest.values())
-            finally:
-                viewers.remove(key)
-
-        return EventSourceResponse(stream(), ping=ping_s, headers={"Cache-Control": "no-store"})
+        key, ch = viewers.add(client, board)
+        return EventStream(ch, viewers.render, first=viewers.first(board), ping_s=ping_s,
+                           on_close=lambda: viewers.remove(key))
 
     async def not_found(request: Request, exc) -> Response:
         return _error(404, f"nothing at {request.url.path}")
@@ -281,6 +308,8 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
     @contextlib.asynccontextmanager
     async def lifespan(app):
         viewers.loop = asyncio.get_running_loop()
+        now = time.time()                              # before the summaries: a later change wins
+        viewers.prime([dict(s, hub_ts=now) for s in hub.summaries()])
         yield
         viewers.loop = None
 
@@ -289,7 +318,6 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         Route("/game/{board}.pdn", game_pdn),
         Route("/game/{board}", game_page),
         Route("/round/{n:int}.pdn", round_pdn),
-        Route("/events", events),
         Route("/api/boards", api_boards),
         Route("/api/game/{board}", api_game),
         Route("/api/round/{n:int}", api_round),
@@ -299,6 +327,6 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={404: not_found})
-    wrapped = _Limits(app)
+    wrapped = _Limits(app, direct={"/events": events})
     wrapped.viewers, wrapped.hub = viewers, hub
     return wrapped  # type: ignore[return-value]

@@ -208,10 +208,17 @@ class MatrixSource(_Thread):
 class SimMatrixSource(MatrixSource):
     """The scanner on a simulated matrix: it scans on the matrix's virtual scan grid (``sim_clock``, a
     :class:`~sensors.simmatrix.SimClock` shared by matrix and scanner) and keeps up with the session clock.
-    Quiet stretches are skipped (a constant matrix reads the same), busy ones are scanned at ``scan_hz``
-    of session time, so the scanner sees exactly what it would see at full speed."""
+    Busy stretches are scanned at ``scan_hz`` of session time, so the scanner sees exactly what it would see
+    at full speed; once the scanner is quiet (settled, nothing half-way through its debounce) the scans jump
+    to the matrix's next scheduled change (a constant matrix reads the same), and the thread sleeps until a
+    scan is due instead of polling. Its horizon is then the session clock: nothing can come before that
+    change."""
 
     name = "matrix"
+    #: session seconds between two scans of a matrix with nothing scheduled (the end of a game)
+    IDLE_SCAN_S = 1.0
+    #: the longest the thread sleeps at once (real seconds): a stop is seen within it anyway
+    MAX_SLEEP_S = 0.05
 
     def __init__(self, scanner: Any, clock: Callable[[], float], matrix: Any, sim_clock: Any, start: float):
         super().__init__(scanner, clock)
@@ -219,8 +226,13 @@ class SimMatrixSource(MatrixSource):
         self.sim_clock = sim_clock
         self.start_t = start
 
+    def horizon(self) -> float:
+        h = super().horizon()
+        return h if math.isinf(h) else min(h, self.clock())
+
     def _run(self) -> None:
         period = 1.0 / self.scanner.scan_hz
+        speed = float(getattr(self.clock, "speed", 1.0))
         start, k = self.start_t, 0
         while not self._stop.is_set():
             target = self.clock()
@@ -234,10 +246,11 @@ class SimMatrixSource(MatrixSource):
                 k += 1
                 if self.scanner.quiet:
                     nxt = self.matrix.next_change(t)
-                    skip_to = target if nxt is None else min(nxt, target)
+                    skip_to = max(target, t) + self.IDLE_SCAN_S if nxt is None else nxt
                     k = max(k, math.ceil((skip_to - start) / period - 1e-9))
                 self._horizon = start + k * period - 1e-6
-            self._stop.wait(0.002)
+            due = (start + k * period - self.clock()) / speed
+            self._stop.wait(min(self.MAX_SLEEP_S, max(0.0005, due)))
 
 
 class CameraSource(_Thread):

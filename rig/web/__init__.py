@@ -6,6 +6,7 @@
 - :mod:`rig.web.app`: the Starlette app; :mod:`rig.web.server`: uvicorn on its own thread;
 - :mod:`rig.web.config`: ``--listen`` and the ``[web]`` config table;
 - :mod:`rig.web.linger`: after the game, the final game served and the arbiter's late decisions applied.
+- :mod:`rig.web.sse`: a lean Server-Sent Events response for many viewers (the hub's event streams).
 
 Starlette, sse-starlette and uvicorn are imported only when the pages are served (``rig run --listen``).
 """
