@@ -13,6 +13,7 @@ from typing import Iterable, Sequence
 from rig.board import Board
 from rig.law import Book, Consequence, Law, TouchMove, book_for
 from rig.move import Move
+from rig.rulesets import RuleSet
 from rig.reconstruct.matcher import PositionIndex
 
 __all__ = ["Judge"]
@@ -25,14 +26,14 @@ class Judge:
 
     __slots__ = ("ruleset", "book", "before", "replied")
 
-    def __init__(self, ruleset: str):
+    def __init__(self, ruleset: RuleSet):
         self.ruleset = ruleset
         self.book: Book = book_for(ruleset)
         self.before: dict[int, Board] = {}
         self.replied: set[int] = set()
 
     def __repr__(self) -> str:
-        return f"<Judge {self.ruleset} ({self.book.title}): {len(self.replied)} played on>"
+        return f"<Judge {self.ruleset.id} ({self.book.title}): {len(self.replied)} played on>"
 
     def law(self, kind: str) -> Law | None:
         return self.book.law(kind)
