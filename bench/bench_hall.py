@@ -56,7 +56,7 @@ def board_script(game, board: str, session: str) -> list[dict]:
     """A board's messages for a real game: a snapshot, then per move the move and the clock."""
     b = Board(game.variant, game.fen)
     base = {"v": 1, "board": board, "tournament": T, "round": 1, "session": session}
-    out = [dict(base, kind="snapshot", t=0.0, header={"variant": game.variant, "ruleset": "", "fen": game.fen,
+    out = [dict(base, kind="snapshot", t=0.0, header={"variant": game.variant.name, "ruleset": "", "fen": game.fen,
                                                        "tags": game.tags, "clock": True},
                 moves=[], irregularities=[], result="*", reason="", clock=None, lost=False, fen=b.fen())]
     white_ms, black_ms = 5_400_000, 5_400_000

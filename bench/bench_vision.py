@@ -59,9 +59,9 @@ def main(argv=None) -> int:
     for b in range(args.boards):
         variant = VARIANTS[b % 3]
         seed = args.seed * 1000 + b
-        empty, start = calibration_pictures(variant, seed, markers=b % 2 == 0, side=SIDES[b % 4])
+        empty, start = calibration_pictures(get_variant(variant), seed, markers=b % 2 == 0, side=SIDES[b % 4])
         try:
-            config = calibrate_camera(variant, render(empty), render(start)).config
+            config = calibrate_camera(get_variant(variant), render(empty), render(start)).config
         except Exception as exc:  # noqa: BLE001 - counted and shown
             cal_fail += 1
             print(f"  board {b}: calibration failed: {exc}")

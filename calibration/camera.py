@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from rig.variants import get_variant
+from rig.variants import Variant
 from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, FLOOR, features
 from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
@@ -119,11 +119,11 @@ def _nadir(blobs) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: int = 32,
+def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, px: int = 32,
                      marker_size: float = 0.9, marker_offset: float = 0.65, use_markers: bool = True,
                      agree: int = 2, hold: int = 6) -> CalibrationReport:
     """Calibrate from the empty board and the starting position (BGR pictures of the same size)."""
-    v = get_variant(variant)
+    v = variant
     n = v.size
     if empty.shape != start.shape:
         raise CameraCalibrationError(f"the two pictures differ in size ({empty.shape[1]}x{empty.shape[0]} and "
@@ -176,16 +176,16 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
         mean[k] = np.median(data, axis=0)
         std[k] = np.maximum(1.4826 * np.median(np.abs(data - mean[k]), axis=0) * 1.5, FLOOR)
     light_ref = np.zeros((n, n, 3), np.float32)
-    probe = Classifier(v.name, px, maps, None)
+    probe = Classifier(v, px, maps, None)
     cells = probe.cells(e)
     light_ref[~probe.dark] = cells[~probe.dark]
     full = canonical_maps(grid.corners, px, px // 2)  # with a margin: pieces on edge squares seen whole
     appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False)
-    clf = Classifier(v.name, px, full, appearance)
+    clf = Classifier(v, px, full, appearance)
     static = clf.label_picture(empty)
     static = (static == WHITE) | (static == BLACK)  # the frame or a marker in a piece's colour
     appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, static=static)
-    clf = Classifier(v.name, px, full, appearance)
+    clf = Classifier(v, px, full, appearance)
     # -- a man's elongation over the board, per colour (kings are told against it)
     lab = clf.label_picture(start)
     blobs = []
@@ -197,7 +197,7 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
                 blobs.append((colour, (n - 1 - r, f), blob))
     nadir = _nadir([b for _, _, b in blobs])
     appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir, static=static)
-    clf = Classifier(v.name, px, full, appearance)
+    clf = Classifier(v, px, full, appearance)
     shapes = np.zeros((2, 3))
     warnings: list[str] = []
     low = float("inf")
@@ -229,7 +229,7 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
                         "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
     appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir, static=static)
     # the king threshold: above most start men's length (a king's stack is twice a man's height)
-    clf = Classifier(v.name, px, full, appearance)
+    clf = Classifier(v, px, full, appearance)
     men = list(clf.read(start).shape.values()) or [1.0]
     spread = float(np.percentile(men, 90))
     king_ratio = min(MAX_KING_RATIO, max(KING_RATIO, 1.15 * spread))
@@ -244,7 +244,7 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
     dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
     h, w = empty.shape[:2]
-    config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
+    config = CameraConfig(v, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
                           hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
                           king_ratio=round(king_ratio, 3), notes=tuple(warnings))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rig.variants import Variant, get_variant
+from rig.variants import Variant
 from sensors.cellmap import Cell, CellMap, line_squares, structured_map
 from sensors.config import MatrixConfig
 from sensors.errors import CalibrationError
@@ -58,10 +58,10 @@ def _line_pos(v: Variant, axis: str, square: int) -> tuple[int, int]:
     return line, line_squares(v, axis, line).index(square)
 
 
-def calibration_squares(variant: str | Variant) -> list[int]:
+def calibration_squares(variant: Variant) -> list[int]:
     """The squares the wizard asks for: the long diagonal from white's side, then the
     other dark corner square of white's first row."""
-    v = get_variant(variant)
+    v = variant
     diag = sorted(v.long_diagonal, key=lambda s: v.coords(s)[1])
     first = line_squares(v, "ranks", 0)
     extra = first[-1] if diag[0] == first[0] else first[0]
@@ -103,9 +103,9 @@ def _order(mapping: dict[int, int], n: int, what: str, pins: tuple[int, ...]) ->
     return ascending, crossed
 
 
-def solve_map(variant: str | Variant, obs: dict[int, Cell], pins: PinMap) -> CalibrationResult:
+def solve_map(variant: Variant, obs: dict[int, Cell], pins: PinMap) -> CalibrationResult:
     """The map from placements ``{square: closed cell}``, all of them good readings."""
-    v = get_variant(variant)
+    v = variant
     options = [(axis, a) for axis in ("ranks", "files") if (a := _assign(v, axis, obs)) is not None]
     if not options:
         raise CalibrationError("the readings do not fit a board wired line by line: "
@@ -120,9 +120,9 @@ def solve_map(variant: str | Variant, obs: dict[int, Cell], pins: PinMap) -> Cal
                              tuple(crossed_rows + crossed_cols))
 
 
-def run_wizard(variant: str | Variant, waiter: CellWaiter, prompter: Prompter, pins: PinMap) -> CalibrationResult:
+def run_wizard(variant: Variant, waiter: CellWaiter, prompter: Prompter, pins: PinMap) -> CalibrationResult:
     """Ask for the pieces, read the cells, learn the map (raises :class:`CalibrationError` on missing wires)."""
-    v = get_variant(variant)
+    v = variant
     squares = calibration_squares(v)
     total = len(squares)
     prompter.ask(Step("clear", None, "", 0, total))

@@ -31,7 +31,7 @@ from rig.board import Board
 from rig.errors import RigError, UnknownRuleSetError
 from rig.geometry import geometry
 from rig.move import Move
-from rig.variants import Variant, get_variant
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, Variant
 
 __all__ = [
     "RuleSet", "DrawRule", "Ending", "DrawCounter", "GameTracker", "RULESETS", "RATES",
@@ -117,7 +117,7 @@ class RuleSet:
     """
 
     id: str
-    variant: str
+    variant: Variant
     title: str
     source: str
     scoring: tuple[float, float, float]
@@ -161,7 +161,7 @@ _FORCADA = DrawRule(
          "its own stands on the Rio (the long diagonal 1-32); the move that occupies the Rio is not counted")
 
 FPD_2026 = RuleSet(
-    id="fpd-2026", variant="portuguese", title="FPD Regras Oficiais (in force 2026-04-01)",
+    id="fpd-2026", variant=PORTUGUESE, title="FPD Regras Oficiais (in force 2026-04-01)",
     source="seed 000", scoring=(1, 0.5, 0), scoring_article="10.1", game_end_article="5.2-5.4",
     repetition_article="5.3", repetition_same_side_to_move=False,
     time_loss_article="5.4",
@@ -176,7 +176,7 @@ FPD_2026 = RuleSet(
 )
 
 FPD_CLASSIC = RuleSet(
-    id="fpd-classic", variant="portuguese", title="FPD Damas Clássicas",
+    id="fpd-classic", variant=PORTUGUESE, title="FPD Damas Clássicas",
     source="seed 001", scoring=(1, 0.5, 0), scoring_article="FPD 2026 10.1 (001 has no scoring article)",
     game_end_article="4.2-4.4", repetition_article="3.2.1c", repetition_same_side_to_move=False,
     time_loss_article="4.4c",
@@ -190,7 +190,7 @@ FPD_CLASSIC = RuleSet(
 )
 
 FMJD = RuleSet(
-    id="fmjd", variant="international", title="FMJD rules (Portuguese text)",
+    id="fmjd", variant=INTERNATIONAL, title="FMJD rules (Portuguese text)",
     source="seed 002", scoring=(2, 1, 0), scoring_article="none in 002: FMJD tournament points 2/1/0",
     game_end_article="7.2", repetition_article="6.1", repetition_same_side_to_move=True,
     draw_rules=(
@@ -207,7 +207,7 @@ _CODEX_59F = Ending((2, 1), (0, 1), "codex_59F",
                     "king on the long diagonal + 2 men v 1 king holding a 59.F diagonal")
 
 CODEX_64 = RuleSet(
-    id="codex-64", variant="brazilian", title="CBD CODEX 2020, 64 squares",
+    id="codex-64", variant=BRAZILIAN, title="CBD CODEX 2020, 64 squares",
     source="seed 004", scoring=(2, 1, 0), scoring_article="53", game_end_article="57.A",
     repetition_article="59.C", repetition_same_side_to_move=True,
     both_flags_article="59.A", time_loss_article="57.C",
@@ -227,7 +227,7 @@ CODEX_64 = RuleSet(
 )
 
 CODEX_100 = RuleSet(
-    id="codex-100", variant="international", title="CBD CODEX 2020, 100 squares",
+    id="codex-100", variant=INTERNATIONAL, title="CBD CODEX 2020, 100 squares",
     source="seed 004", scoring=(2, 1, 0), scoring_article="53", game_end_article="57.A",
     repetition_article="60.C", repetition_same_side_to_move=True,
     both_flags_article="60.A", time_loss_article="57.C",
@@ -259,9 +259,9 @@ def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
         raise UnknownRuleSetError(f"unknown rule set {ruleset!r}; known: {', '.join(RULESETS)}") from None
 
 
-def default_ruleset_for(variant: str | Variant) -> RuleSet:
+def default_ruleset_for(variant: Variant) -> RuleSet:
     """The rule set a variant is played under unless told otherwise (``Variant.default_ruleset``)."""
-    return RULESETS[get_variant(variant).default_ruleset]
+    return RULESETS[variant.default_ruleset]
 
 
 # -- counters --------------------------------------------------------------------------------
@@ -469,7 +469,7 @@ class GameTracker:
         if rate not in RATES:
             raise ValueError(f"unknown rate of play {rate!r}; known: {', '.join(RATES)}")
         self.rate: str = rate
-        variant = get_variant(self.ruleset.variant)
+        variant = self.ruleset.variant
         if board is None:
             start = Board(variant)
             replay: list[Move] = []

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Iterator, Union
 
 from rig.errors import SessionFormatError
-from rig.variants import VARIANTS, get_variant
+from rig.rulesets import RULESETS as BOOKS, RuleSet
+from rig.variants import VARIANTS, Variant
 
 __all__ = [
     "SESSION_VERSION",
@@ -53,16 +54,24 @@ HEALTH_KINDS = ("stuck-closed", "dead", "missing-diode", "reversed-diode", "chat
 
 @dataclass(frozen=True)
 class Header:
-    variant: str
-    ruleset: str
+    """The session's first line: the :class:`Variant` and :class:`RuleSet` objects its names resolve to
+    (:func:`parse_header`; :meth:`to_json` writes the names back)."""
+
+    variant: Variant
+    ruleset: RuleSet
     fen: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
     version: int = SESSION_VERSION
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.variant, Variant) or not isinstance(self.ruleset, RuleSet):
+            raise TypeError(f"a Header holds a Variant and a RuleSet (names are resolved where they enter, with "
+                            f"get_variant and get_ruleset), not {self.variant!r} and {self.ruleset!r}")
+
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": "header", "version": self.version, "variant": self.variant,
-                             "ruleset": self.ruleset, "fen": self.fen, "tags": dict(self.tags)}
+        d: dict[str, Any] = {"type": "header", "version": self.version, "variant": self.variant.name,
+                             "ruleset": self.ruleset.id, "fen": self.fen, "tags": dict(self.tags)}
         d.update(self.extra)
         return d
 
@@ -185,7 +194,7 @@ def parse_header(obj: dict, line: int = 1) -> Header:
     variant = obj.get("variant")
     if variant not in VARIANTS:
         raise SessionFormatError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}", line)
-    ruleset = obj.get("ruleset") or get_variant(variant).default_ruleset
+    ruleset = obj.get("ruleset") or VARIANTS[variant].default_ruleset
     if ruleset not in RULESETS:
         raise SessionFormatError(f"unknown ruleset {ruleset!r}; expected one of {', '.join(RULESETS)}", line)
     _check_ruleset_variant(ruleset, variant, line)
@@ -201,18 +210,17 @@ def parse_header(obj: dict, line: int = 1) -> Header:
         raise SessionFormatError(f"'clock' must be true or false, got {obj['clock']!r}", line)
     known = {"type", "version", "variant", "ruleset", "fen", "tags"}
     extra = {k: v for k, v in obj.items() if k not in known}
-    return Header(variant=variant, ruleset=ruleset, fen=fen, tags={k: str(v) for k, v in tags.items()},
+    # the session header is an edge: its names are resolved here, once (docs/architecture.md)
+    return Header(variant=VARIANTS[variant], ruleset=BOOKS[ruleset], fen=fen, tags={k: str(v) for k, v in tags.items()},
                   version=version, extra=extra)
 
 
 def _check_ruleset_variant(ruleset: str, variant: str, line: int) -> None:
     """A rule set is one federation's rules for one variant (docs/rulesets.md): another variant's is bad input."""
-    from rig.rulesets import RULESETS as BOOKS
-
     book = BOOKS.get(ruleset)
-    if book is not None and book.variant != variant:
-        mine = ", ".join(r for r, b in BOOKS.items() if b.variant == variant)
-        raise SessionFormatError(f"rule set {ruleset!r} is for {book.variant}, not {variant}; "
+    if book is not None and book.variant.name != variant:
+        mine = ", ".join(r for r, b in BOOKS.items() if b.variant.name == variant)
+        raise SessionFormatError(f"rule set {ruleset!r} is for {book.variant.name}, not {variant}; "
                                  f"{variant} is played under {mine}", line)
 
 
@@ -222,7 +230,7 @@ def _check_fen(fen: str, variant: str, line: int) -> None:
     from rig.errors import RigError
 
     try:
-        Board(variant, fen)
+        Board(VARIANTS[variant], fen)
     except (RigError, ValueError) as exc:
         raise SessionFormatError(f"'fen' is not a position of the {variant} board: {exc}", line) from None
 
@@ -331,7 +339,7 @@ def iter_session(stream: Iterable[str]) -> Iterator[Header | Event]:
         obj = parse_line(text, lineno)
         if header is None:
             header = parse_header(obj, lineno)
-            squares = get_variant(header.variant).squares
+            squares = header.variant.squares
             yield header
             continue
         ev = parse_event(obj, lineno, squares)

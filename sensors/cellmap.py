@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterator
 
-from rig.variants import Variant, get_variant
+from rig.variants import Variant
 from sensors.errors import MatrixConfigError
 
 __all__ = ["Cell", "CellMap", "line_squares", "structured_map", "default_cellmap"]
@@ -29,12 +29,11 @@ AXES = ("ranks", "files")
 class CellMap:
     """``cells[row][col]`` is the square number under matrix cell (row, col)."""
 
-    variant: str
+    variant: Variant
     cells: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
-        v = get_variant(self.variant)
-        object.__setattr__(self, "variant", v.name)
+        v = self.variant
         object.__setattr__(self, "cells", tuple(tuple(r) for r in self.cells))
         if len(self.cells) != v.size or any(len(r) != v.half for r in self.cells):
             raise MatrixConfigError(f"a {v.name} cell map is {v.size} rows of {v.half} squares")
@@ -64,7 +63,7 @@ class CellMap:
         try:
             return self._cell_of[square]
         except KeyError:
-            raise MatrixConfigError(f"square {square!r} is not in the {self.variant} cell map") from None
+            raise MatrixConfigError(f"square {square!r} is not in the {self.variant.name} cell map") from None
 
     def squares_of(self, cells: Iterator[Cell] | set[Cell] | frozenset[Cell]) -> frozenset[int]:
         return frozenset(self.cells[r][c] for r, c in cells)
@@ -89,19 +88,19 @@ def line_squares(variant: Variant, axis: str, line: int) -> list[int]:
     return out
 
 
-def structured_map(variant: str | Variant, axis: str = "ranks", row_lines=None, col_positions=None) -> CellMap:
+def structured_map(variant: Variant, axis: str = "ranks", row_lines=None, col_positions=None) -> CellMap:
     """The map of a board wired line by line: matrix row ``i`` is line ``row_lines[i]``,
     matrix column ``j`` the ``col_positions[j]``-th dark square of the line."""
-    v = get_variant(variant)
+    v = variant
     row_lines = tuple(range(v.size)) if row_lines is None else tuple(row_lines)
     col_positions = tuple(range(v.half)) if col_positions is None else tuple(col_positions)
     if sorted(row_lines) != list(range(v.size)) or sorted(col_positions) != list(range(v.half)):
         raise MatrixConfigError(f"row_lines must permute 0..{v.size - 1} and col_positions 0..{v.half - 1}")
     lines = [line_squares(v, axis, ln) for ln in range(v.size)]
-    return CellMap(v.name, tuple(tuple(lines[row_lines[i]][col_positions[j]] for j in range(v.half))
+    return CellMap(v, tuple(tuple(lines[row_lines[i]][col_positions[j]] for j in range(v.half))
                                  for i in range(v.size)))
 
 
-def default_cellmap(variant: str | Variant) -> CellMap:
+def default_cellmap(variant: Variant) -> CellMap:
     """The standard wiring: row i = rank i (white's first row is row 0), column j = j-th dark square from file a."""
     return structured_map(variant)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import tomli_w
 
-from rig.variants import get_variant
+from rig.variants import Variant, get_variant
 from sensors.cellmap import CellMap, default_cellmap
 from sensors.errors import MatrixConfigError
 from sensors.pinmap import PinMap, default_pinmap
@@ -33,7 +33,7 @@ __all__ = ["MatrixConfig", "default_matrix_config", "load_matrix_config", "save_
 
 @dataclass(frozen=True)
 class MatrixConfig:
-    variant: str
+    variant: Variant
     pins: PinMap
     cellmap: CellMap
     scan_hz: float = 200.0
@@ -44,10 +44,10 @@ class MatrixConfig:
     notes: tuple[str, ...] = field(default=())
 
     def __post_init__(self) -> None:
-        v = get_variant(self.variant)
+        v = self.variant
         self.pins.check_size(v.size)
-        if self.cellmap.variant != v.name:
-            raise MatrixConfigError(f"the cell map is for {self.cellmap.variant}, the config for {v.name}")
+        if self.cellmap.variant != v:
+            raise MatrixConfigError(f"the cell map is for {self.cellmap.variant.name}, the config for {v.name}")
         if not (isinstance(self.scan_hz, (int, float)) and self.scan_hz > 0):
             raise MatrixConfigError(f"scan_hz must be a positive number, not {self.scan_hz!r}")
         if isinstance(self.debounce, bool) or not isinstance(self.debounce, int) or self.debounce < 1:
@@ -57,7 +57,7 @@ class MatrixConfig:
             raise MatrixConfigError(f"settle_us must be microseconds between 0 and 10000, not {self.settle_us!r}")
 
     def to_dict(self) -> dict:
-        d = {"variant": self.variant, "scan_hz": float(self.scan_hz), "debounce": self.debounce,
+        d = {"variant": self.variant.name, "scan_hz": float(self.scan_hz), "debounce": self.debounce,
              "settle_us": float(self.settle_us),
              "pins": self.pins.to_dict(),
              "map": {"axis": self.axis, "orientation": self.orientation, "cells": self.cellmap.to_lists()}}
@@ -66,10 +66,9 @@ class MatrixConfig:
         return d
 
 
-def default_matrix_config(variant: str) -> MatrixConfig:
+def default_matrix_config(variant: Variant) -> MatrixConfig:
     """The standard wiring on the default pins (what an uncalibrated board assumes)."""
-    v = get_variant(variant)
-    return MatrixConfig(v.name, default_pinmap(v.size), default_cellmap(v))
+    return MatrixConfig(variant, default_pinmap(variant.size), default_cellmap(variant))
 
 
 def load_matrix_config(path: str | Path) -> MatrixConfig:
@@ -82,7 +81,7 @@ def load_matrix_config(path: str | Path) -> MatrixConfig:
     except tomllib.TOMLDecodeError as exc:
         raise MatrixConfigError(f"{path}: not valid TOML ({exc})") from None
     try:
-        variant = get_variant(d["variant"]).name
+        variant = get_variant(d["variant"])  # a config file is an edge: the name is resolved here, once
         m = d.get("map", {})
         cells = m.get("cells")
         cellmap = default_cellmap(variant) if cells is None else CellMap(variant, tuple(tuple(r) for r in cells))

@@ -30,7 +30,6 @@ from typing import Iterable
 
 from rig.fen import parse_fen
 from rig.session import Frame, Header
-from rig.variants import get_variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
 from sensors.matrix import MatrixScanner
 from sensors.prompts import CellWaiter, Prompter, Step
@@ -51,7 +50,7 @@ class Finding:
 
 def start_squares(header: Header) -> frozenset[int] | None:
     """The occupied squares of the session's starting position, or None if the FEN cannot be read."""
-    v = get_variant(header.variant)
+    v = header.variant
     if header.fen is None:
         return frozenset(v.white_start) | frozenset(v.black_start)
     try:
@@ -99,7 +98,7 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     ``hand_s``: a piece put down more than this long after the last unmatched lift came from nowhere;
     ``burst_s``: frames closer than this are one change for the ghost search.
     """
-    v = get_variant(header.variant)
+    v = header.variant
     cellmap = cellmap or default_cellmap(v)
     frames = [e for e in events if isinstance(e, Frame)]
     if not frames:

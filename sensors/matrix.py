@@ -27,7 +27,7 @@ import time
 from typing import Callable, Iterable, Iterator
 
 from rig.session import Frame
-from rig.variants import Variant, get_variant
+from rig.variants import Variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
 from sensors.circuit import explain_backward
 from sensors.errors import MatrixConfigError
@@ -62,18 +62,19 @@ class MatrixScanner:
     ``lines``: the matrix lines (default: :func:`~sensors.lines.open_lines` with ``pin_factory``/``backend``).
     """
 
-    def __init__(self, variant: str | Variant, pinmap: PinMap | None = None, cellmap: CellMap | None = None, *,
+    def __init__(self, variant: Variant, pinmap: PinMap | None = None, cellmap: CellMap | None = None, *,
                  pin_factory=None, scan_hz: float = 200.0, debounce: int = 3,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
                  t0: float | None = None, expected_start: Iterable[int] | None = None, raw: bool = False,
                  diode_check: bool = True, settle_s: float = DEFAULT_SETTLE_S, diode_check_s: float = 1.0,
                  lines: MatrixLines | None = None, backend: str = "auto"):
-        self.variant = get_variant(variant)
+        self.variant = variant
         self.pinmap = pinmap or default_pinmap(self.variant.size)
         self.pinmap.check_size(self.variant.size)
         self.cellmap = cellmap or default_cellmap(self.variant)
-        if self.cellmap.variant != self.variant.name:
-            raise MatrixConfigError(f"the cell map is for {self.cellmap.variant}, the scanner for {self.variant.name}")
+        if self.cellmap.variant != self.variant:
+            raise MatrixConfigError(f"the cell map is for {self.cellmap.variant.name}, "
+                                    f"the scanner for {self.variant.name}")
         if not scan_hz > 0:
             raise MatrixConfigError(f"scan rate must be positive, not {scan_hz!r}")
         if not isinstance(debounce, int) or debounce < 1:

@@ -27,7 +27,7 @@ from typing import Callable, Iterable
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from rig.variants import Variant, get_variant
+from rig.variants import Variant
 from sensors.cellmap import Cell, CellMap, default_cellmap
 from sensors.circuit import conduction, low_lines
 from sensors.errors import MatrixConfigError
@@ -116,16 +116,16 @@ class SimulatedMatrix:
     only), so reads right after a write see the lines as they are a few microseconds later.
     """
 
-    def __init__(self, variant: str | Variant, *, pinmap: PinMap | None = None, wiring: CellMap | None = None,
+    def __init__(self, variant: Variant, *, pinmap: PinMap | None = None, wiring: CellMap | None = None,
                  faults: Iterable[str | Fault] = (), model: SwitchModel | None = None, seed: int = 0,
                  clock: Callable[[], float] | None = None, lines: LineModel | None = LineModel(),
                  call_s: float = 2e-6):
-        self.variant = get_variant(variant)
+        self.variant = variant
         self.pinmap = pinmap or default_pinmap(self.variant.size)
         self.pinmap.check_size(self.variant.size)
         self.wiring = wiring or default_cellmap(self.variant)
-        if self.wiring.variant != self.variant.name:
-            raise MatrixConfigError(f"the wiring is a {self.wiring.variant} map, the matrix {self.variant.name}")
+        if self.wiring.variant != self.variant:
+            raise MatrixConfigError(f"the wiring is a {self.wiring.variant.name} map, the matrix {self.variant.name}")
         self.model = model or SwitchModel()
         self.clock = clock or time.monotonic
         self._rng = random.Random(seed)

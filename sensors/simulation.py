@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 from rig.session import Event, Frame, HealthLine
 from rig.simulate.sessiontypes import SimulatedSession
-from rig.variants import Variant, get_variant
+from rig.variants import Variant
 from sensors.cellmap import CellMap
 from sensors.errors import MatrixConfigError
 from sensors.health import HealthEvent
@@ -38,7 +38,7 @@ class MatrixRun:
     scans: int
 
 
-def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Iterable[str | Fault] = (), seed: int = 0,
+def run_matrix_session(variant: Variant, timeline: Timeline, faults: Iterable[str | Fault] = (), seed: int = 0,
                        *, scan_hz: float = 200.0, debounce: int = 3, model: SwitchModel | None = None,
                        pinmap: PinMap | None = None, wiring: CellMap | None = None, cellmap: CellMap | None = None,
                        expected_start: Iterable[int] | None | str = "initial", raw: bool = False,
@@ -53,7 +53,7 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
     to ``tail`` seconds after the last. ``diode_check=False`` records ghosts as a scanner
     without the check would (material for ``rig doctor``).
     """
-    v = get_variant(variant)
+    v = variant
     steps = [(float(t), frozenset(sq)) for t, sq in timeline]
     if not steps:
         raise MatrixConfigError("the occupancy timeline is empty")
@@ -89,7 +89,7 @@ def run_matrix_session(variant: str | Variant, timeline: Timeline, faults: Itera
     return MatrixRun(frames, health, scans)
 
 
-def matrix_session(variant: str | Variant, occupancy_timeline: Timeline, faults: Iterable[str | Fault] = (),
+def matrix_session(variant: Variant, occupancy_timeline: Timeline, faults: Iterable[str | Fault] = (),
                    seed: int = 0, **options) -> list[Frame]:
     """The frames the project's scanner emits for a simulated board following ``occupancy_timeline``.
 

@@ -13,6 +13,7 @@ Square arguments are the variant's numbers (or names: "c3").
 from __future__ import annotations
 
 from rig.board import Board
+from rig.rulesets import default_ruleset_for, get_ruleset
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header
 
 
@@ -23,9 +24,9 @@ class SessionBuilder:
                  tags: dict | None = None, start: float = 0.0, camera: bool = False, clock_header: bool = False):
         self.board = Board(variant, fen)        # the legal game as the test means it
         self.variant = self.board.variant
-        rs = ruleset or self.variant.default_ruleset
+        rs = get_ruleset(ruleset) if ruleset else default_ruleset_for(self.variant)
         extra = {"clock": True} if clock_header else {}
-        self.header = Header(variant, rs, fen, dict(tags or {}), extra=extra)
+        self.header = Header(self.variant, rs, fen, dict(tags or {}), extra=extra)
         self.t = start
         self.camera = camera
         self.pieces = {s: c for s, c in self.board.piece_codes().items()}

@@ -4,7 +4,7 @@ import pytest
 
 from calibration.matrix import calibration_squares, run_wizard
 from rig.cli import main
-from rig.variants import get_variant
+from rig.variants import INTERNATIONAL, PORTUGUESE, get_variant
 from sensors.cellmap import structured_map
 from sensors.config import load_matrix_config
 from sensors.errors import CalibrationError
@@ -34,17 +34,17 @@ CASES = [
 
 @pytest.mark.parametrize("variant,axis,rows,cols,orientation", CASES)
 def test_learns_map_and_orientation(variant, axis, rows, cols, orientation):
-    wiring = structured_map(variant, axis, rows, cols)
+    wiring = structured_map(get_variant(variant), axis, rows, cols)
     result, hands = calibrate(variant, wiring)
     assert result.cellmap == wiring and result.axis == axis and result.orientation == orientation
     assert not result.crossed
     asked = [s.square for s in hands.steps if s.kind == "place"]
-    assert asked == calibration_squares(variant)
+    assert asked == calibration_squares(get_variant(variant))
     assert len(asked) == get_variant(variant).size + 1
 
 
 def test_crossed_rows_and_columns_are_found_and_compensated():
-    wiring = structured_map("portuguese", "ranks", [0, 1, 3, 2, 4, 5, 6, 7], [1, 0, 2, 3])
+    wiring = structured_map(PORTUGUESE, "ranks", [0, 1, 3, 2, 4, 5, 6, 7], [1, 0, 2, 3])
     result, _ = calibrate("portuguese", wiring)
     assert result.cellmap == wiring and result.orientation == "standard"
     assert len(result.crossed) == 2
@@ -65,7 +65,7 @@ def test_cli_writes_the_config_rig_run_reads(tmp_path, capsys):
     assert main(["calibrate", "matrix", "--simulate", "--variant", "international",
                  "--sim-orientation", "rotated-180", "-o", str(out)]) == 0
     cfg = load_matrix_config(out)
-    assert cfg.variant == "international" and cfg.orientation == "rotated-180"
-    assert cfg.cellmap == structured_map("international", "ranks", range(9, -1, -1), range(4, -1, -1))
+    assert cfg.variant.name == "international" and cfg.orientation == "rotated-180"
+    assert cfg.cellmap == structured_map(INTERNATIONAL, "ranks", range(9, -1, -1), range(4, -1, -1))
     assert main(["calibrate", "matrix", "--simulate", "--fault", "broken-col:1", "-o", str(tmp_path / "x")]) == 1
     assert "column wire 1" in capsys.readouterr().err

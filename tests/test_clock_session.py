@@ -14,6 +14,8 @@ from sensors.clock.emulator import FakeTime, LineClockEmulator
 from sensors.clock.line import LineClock
 from sensors.clock.serial_link import Backoff, UsbId, find_port, parse_port_spec
 from rig.session import ClockEvent, Header, dump_event, read_session, write_session
+from rig.rulesets import FMJD, FPD_2026
+from rig.variants import INTERNATIONAL, PORTUGUESE
 
 
 def test_signal_to_session_lines():
@@ -84,7 +86,7 @@ def test_emulated_game_recorded_into_a_session_file_round_trips(tmp_path):
         wait(1, Flag)
 
     events = session_events(signals, t0=t0, source="line")
-    header = Header(variant="portuguese", ruleset="fpd-2026", tags={"TimeControl": "300+3"})
+    header = Header(variant=PORTUGUESE, ruleset=FPD_2026, tags={"TimeControl": "300+3"})
     path = tmp_path / "game.jsonl"
     with open(path, "w", encoding="utf-8") as fh:
         write_session(fh, header, events)
@@ -134,7 +136,7 @@ def test_side_map():
 def test_session_lines_parse_in_a_stream():
     evs = session_events([Press(1.0, "white", 5, 6), Flag(2.0, "black")])
     buf = io.StringIO()
-    write_session(buf, Header("international", "fmjd"), evs)
+    write_session(buf, Header(INTERNATIONAL, FMJD), evs)
     buf.seek(0)
     _, read = read_session(buf)
     assert [(e.event, e.side) for e in read] == [("press", "white"), ("time", None), ("flag", "black")]

@@ -8,8 +8,9 @@ import sys
 import time
 
 from rig.cli import main
+from rig.rulesets import FPD_2026
 from rig.session import Frame, Header, read_session
-from rig.variants import get_variant
+from rig.variants import PORTUGUESE, get_variant
 from sensors.doctor import analyse_recording, check_live
 from sensors.matrix import MatrixScanner
 from sensors.prompts import CellWaiter, ScriptedHands
@@ -18,7 +19,7 @@ from sensors.simulation import run_matrix_session
 
 P = get_variant("portuguese")
 PS = frozenset(P.white_start) | frozenset(P.black_start)
-HDR = Header("portuguese", "fpd-2026")
+HDR = Header(PORTUGUESE, FPD_2026)
 GAME = [(0.0, PS), (1.0, PS - {9}), (1.3, PS - {9} | {13}), (2.0, PS - {9, 22} | {13}),
         (2.3, PS - {9, 22} | {13, 18}), (3.0, PS - {9, 22} | {18}), (3.3, PS - {9} | {18}), (3.8, PS - {9}),
         (4.5, PS - {9, 10}), (4.8, PS - {9, 10} | {14}), (5.5, PS - {9, 10, 21} | {14}),
@@ -27,7 +28,7 @@ GAME = [(0.0, PS), (1.0, PS - {9}), (1.3, PS - {9} | {13}), (2.0, PS - {9, 22} |
 
 def recording(faults, **kw):
     """What a scanner without masking would have recorded."""
-    return run_matrix_session("portuguese", GAME, faults, seed=4, expected_start=None, diode_check=False, **kw).frames
+    return run_matrix_session(PORTUGUESE, GAME, faults, seed=4, expected_start=None, diode_check=False, **kw).frames
 
 
 def kinds(findings):
@@ -56,7 +57,7 @@ def test_recording_ghosts_point_at_the_missing_diode():
 
 
 def test_recording_chattering():
-    frames = run_matrix_session("portuguese", GAME, seed=1, debounce=1, expected_start=None,
+    frames = run_matrix_session(PORTUGUESE, GAME, seed=1, debounce=1, expected_start=None,
                                 model=SwitchModel(slow=1.0, slow_s=0.08)).frames
     assert {k for k, _ in kinds(analyse_recording(HDR, frames))} == {"chattering"}
 
@@ -76,7 +77,7 @@ def test_cli_record_simulated_then_doctor(tmp_path, capsys):
                  "--fault", "stuck-closed:16"]) == 0
     header, events = read_session(str(session))
     frames = [e for e in events if isinstance(e, Frame)]
-    assert header.variant == "portuguese" and frames[0].occupied == PS and len(frames) == 5
+    assert header.variant.name == "portuguese" and frames[0].occupied == PS and len(frames) == 5
     assert all(16 not in f.occupied and f.raw[3][0] == "1" for f in frames)
     (ev,) = [json.loads(line) for line in health.read_text().splitlines()]
     assert ev["kind"] == "stuck-closed" and ev["square"] == 16 and ev["masked"]

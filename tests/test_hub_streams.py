@@ -14,6 +14,7 @@ from rig.hub.model import GameState
 from rig.hub.pairings import parse_pairings
 from rig.hub.protocol import encode
 from rig.hub.streams import Stream
+from rig.variants import INTERNATIONAL
 
 
 def test_stream_applies_each_sequence_number_once_in_order():
@@ -136,7 +137,7 @@ def test_an_irregular_position_goes_on_from_a_plain_fen_setup():
 
 
 def test_plain_fen_lists_every_square():
-    assert plain_fen("W:W31-35,K3:B1-2", "international") == "W:WK3,31,32,33,34,35:B1,2"
+    assert plain_fen("W:W31-35,K3:B1-2", INTERNATIONAL) == "W:WK3,31,32,33,34,35:B1,2"
 
 
 def test_portuguese_games_are_listed_but_not_relayed():

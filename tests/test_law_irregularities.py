@@ -12,6 +12,7 @@ import pytest
 
 from rig.board import Board
 from rig.reconstruct import Reconstructor
+from rig.rulesets import get_ruleset
 from tests.reconstruct_helpers import _search, line_to_capture, line_to_quiet, man_two_squares, promotion_ahead
 from tests.session_builder import SessionBuilder, play_line
 
@@ -23,7 +24,7 @@ def judged(b: SessionBuilder, ruleset: str | None = None) -> Reconstructor:
     """The builder's frames fed to an engine under ``ruleset`` (default the builder's)."""
     header, events = b.session()
     if ruleset is not None:
-        header = replace(header, ruleset=ruleset)
+        header = replace(header, ruleset=get_ruleset(ruleset))
     e = Reconstructor(header)
     for ev in events:
         e.feed(ev)

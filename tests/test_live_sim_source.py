@@ -11,6 +11,7 @@ from rig.live.sources import Inbox, SessionClock, SimMatrixSource
 from rig.session import Frame
 from sensors.matrix import MatrixScanner
 from sensors.simmatrix import SimClock, SimulatedMatrix
+from rig.variants import INTERNATIONAL
 
 START = frozenset(range(1, 21)) | frozenset(range(31, 51))
 #: (session time, the squares occupied from then on): a man lifted and put down, then a second move
@@ -20,11 +21,11 @@ PLAN = [(0.30, START - {32}), (0.55, (START - {32}) | {28}), (1.10, (START - {32
 
 def world(seed: int = 3):
     sim_clock = SimClock(0.0)
-    matrix = SimulatedMatrix("international", clock=sim_clock, seed=seed)
+    matrix = SimulatedMatrix(INTERNATIONAL, clock=sim_clock, seed=seed)
     matrix.set_occupied(START, -1.0, bounce=False)
     for t, squares in PLAN:
         matrix.set_occupied(squares, t)
-    scanner = MatrixScanner("international", pin_factory=matrix.pin_factory(), clock=sim_clock,
+    scanner = MatrixScanner(INTERNATIONAL, pin_factory=matrix.pin_factory(), clock=sim_clock,
                             sleep=sim_clock.sleep, t0=0.0, expected_start=START)
     return matrix, sim_clock, scanner
 

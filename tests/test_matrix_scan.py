@@ -4,7 +4,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from rig.session import Frame
-from rig.variants import get_variant
+from rig.variants import INTERNATIONAL, get_variant
 from sensors.circuit import columns_low, indeterminate_cells, rows_low
 from sensors.errors import MatrixConfigError
 from sensors.matrix import MatrixScanner
@@ -126,6 +126,6 @@ def test_bad_config_is_a_clear_error():
     with pytest.raises(MatrixConfigError, match="not on the 40-pin header"):
         PinMap(rows=(40,), cols=(17,))
     with pytest.raises(MatrixConfigError, match="needs 10 row"):
-        MatrixScanner("international", DEFAULT_PINMAP_8x8, pin_factory=MockFactory())
+        MatrixScanner(INTERNATIONAL, DEFAULT_PINMAP_8x8, pin_factory=MockFactory())
     with pytest.raises(MatrixConfigError, match="debounce"):
         MatrixScanner(V, pin_factory=MockFactory(), debounce=0)

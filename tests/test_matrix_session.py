@@ -2,7 +2,7 @@
 
 import pytest
 
-from rig.variants import get_variant
+from rig.variants import INTERNATIONAL, PORTUGUESE, get_variant
 from sensors.errors import MatrixConfigError
 from sensors.simulation import matrix_session, run_matrix_session
 
@@ -28,7 +28,7 @@ def expected(timeline):
 @pytest.mark.parametrize("timeline", [MOVE, CAPTURE], ids=["move", "capture"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_clean_board_gives_the_hands_timeline(timeline, seed):
-    frames = matrix_session("portuguese", timeline, seed=seed)
+    frames = matrix_session(PORTUGUESE, timeline, seed=seed)
     assert [f.occupied for f in frames] == expected(timeline)
     for f, (t, _) in zip(frames[1:], timeline[1:]):
         assert t <= f.t < t + 0.03                       # a few scans after the hand
@@ -39,41 +39,41 @@ def test_international_capture():
     # 32-28, 19-23, 28x19: lift 28, put it on 19, remove 23
     tl = [(0.0, IS), (1.0, IS - {32}), (1.2, IS - {32} | {28}), (2.0, IS - {32, 19} | {28}),
           (2.2, IS - {32, 19} | {28, 23}), (3.0, IS - {32, 19} | {23}), (3.2, IS - {32} | {23}), (3.5, IS - {32})]
-    assert [f.occupied for f in matrix_session("international", tl, seed=5)] == expected(tl)
+    assert [f.occupied for f in matrix_session(INTERNATIONAL, tl, seed=5)] == expected(tl)
 
 
 def test_stuck_closed_from_the_start_is_masked_and_reported():
-    run = run_matrix_session("portuguese", CAPTURE, ["stuck-closed:16"], seed=1)
+    run = run_matrix_session(PORTUGUESE, CAPTURE, ["stuck-closed:16"], seed=1)
     assert [f.occupied for f in run.frames] == expected(CAPTURE)   # no phantom piece on 16
     (ev,) = [h for h in run.health if h.kind == "stuck-closed"]
     assert ev.square == 16 and ev.masked and ev.t < 0.05
 
 
 def test_dead_square_is_reported_and_never_invented():
-    run = run_matrix_session("portuguese", MOVE, ["dead:5"], seed=1)
+    run = run_matrix_session(PORTUGUESE, MOVE, ["dead:5"], seed=1)
     assert [h.square for h in run.health if h.kind == "dead"] == [5]
     assert all(5 not in f.occupied for f in run.frames)
     assert [f.occupied | {5} for f in run.frames] == expected(MOVE)
-    dead13 = matrix_session("portuguese", MOVE, ["dead:13"])
+    dead13 = matrix_session(PORTUGUESE, MOVE, ["dead:13"])
     assert [f.occupied for f in dead13] == [PS, PS - {9}]            # the move to 13 is not seen
 
 
 def test_missing_diode_never_shows_ghosts():
-    run = run_matrix_session("portuguese", CAPTURE, ["missing-diode:1"], seed=3)
+    run = run_matrix_session(PORTUGUESE, CAPTURE, ["missing-diode:1"], seed=3)
     assert all(not (f.occupied & {14, 15, 16}) for f in run.frames)
     assert ("missing-diode", 1) in [(h.kind, h.square) for h in run.health]
     assert run.frames[0].occupied == PS and run.frames[-1].occupied == PS - {9}
 
 
 def test_missing_diode_without_check_lets_ghosts_through():
-    frames = matrix_session("portuguese", MOVE, ["missing-diode:1"], diode_check=False)
+    frames = matrix_session(PORTUGUESE, MOVE, ["missing-diode:1"], diode_check=False)
     assert frames[-1].occupied == PS - {9} | {13, 14, 15, 16}
 
 
 def test_bad_timelines_and_faults_are_errors():
     with pytest.raises(MatrixConfigError, match="time order"):
-        matrix_session("portuguese", [(1.0, PS), (0.5, PS)])
+        matrix_session(PORTUGUESE, [(1.0, PS), (0.5, PS)])
     with pytest.raises(MatrixConfigError, match="unknown fault"):
-        matrix_session("portuguese", MOVE, ["melted:3"])
+        matrix_session(PORTUGUESE, MOVE, ["melted:3"])
     with pytest.raises(MatrixConfigError, match="squares 1..32"):
-        matrix_session("portuguese", MOVE, ["dead:40"])
+        matrix_session(PORTUGUESE, MOVE, ["dead:40"])

@@ -3,7 +3,7 @@
 import pytest
 
 from rig.session import Frame
-from rig.variants import get_variant
+from rig.variants import PORTUGUESE, get_variant
 from sensors.errors import MatrixConfigError
 from sensors.lines import GpiozeroLines, LgpioLines
 from sensors.matrix import DEFAULT_SETTLE_S, MatrixScanner
@@ -113,7 +113,7 @@ def test_lgpio_lines_release_every_gpio_on_close():
 def test_settle_time_is_in_the_config_file(tmp_path):
     from sensors.config import default_matrix_config, load_matrix_config, save_matrix_config
 
-    cfg = default_matrix_config("portuguese")
+    cfg = default_matrix_config(PORTUGUESE)
     assert cfg.settle_us == 50.0
     path = tmp_path / "m.toml"
     save_matrix_config(cfg, path)

@@ -11,7 +11,7 @@ from rig.pdn import (ClockStamp, GameRecord, GameTypeError, MoveNode, PdnSyntaxE
                      read_file, read_game, read_games, result_text, write_game)
 from rig.pdn.clock import extract_clock, format_clock_time, parse_clock_time
 from rig.pdn.record import ROSTER
-from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, get_variant
 
 # -- results and GameType ------------------------------------------------------------------------
 
@@ -22,22 +22,22 @@ from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE
     ("brazilian", None, "*"), ("international", None, "*"),
 ])
 def test_result_text_follows_rules_md(variant, outcome, text):
-    assert result_text(variant, outcome) == text
-    assert parse_result(text, variant) == outcome
+    assert result_text(get_variant(variant), outcome) == text
+    assert parse_result(text, get_variant(variant)) == outcome
 
 
 @pytest.mark.parametrize("text,outcome", [("1-0", "white"), ("0-1", "black"), ("1/2-1/2", "draw"), ("½-½", "draw"),
                                           ("2-0", "white"), ("1-1", "draw"), ("0-0", None)])
 def test_parse_result_accepts_both_styles_and_old_forms(text, outcome):
-    assert parse_result(text, "international") == outcome
-    assert parse_result(text, "portuguese") == outcome
+    assert parse_result(text, INTERNATIONAL) == outcome
+    assert parse_result(text, PORTUGUESE) == outcome
 
 
 def test_parse_result_rejects_unknown_text():
     with pytest.raises(PdnSyntaxError, match="3-0"):
-        parse_result("3-0", "portuguese")
+        parse_result("3-0", PORTUGUESE)
     with pytest.raises(ValueError):
-        result_text("portuguese", "nobody")
+        result_text(PORTUGUESE, "nobody")
 
 
 @pytest.mark.parametrize("text,variant", [

@@ -7,6 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "hardware" / "schematics"))
 from placement import Geometry, best_flat_offset, evaluate, reading  # noqa: E402
+from rig.variants import INTERNATIONAL, PORTUGUESE
 
 sys.path.pop(0)
 
@@ -41,7 +42,7 @@ def test_the_hand_written_notes_quote_the_model():
 
     text = (Path(__file__).resolve().parent.parent / "hardware" / "schematics" / "README.md").read_text()
     assert f"glass {best_flat_offset(Geometry(top=3.0)):g} mm (3 mm top) to {best_flat_offset(Geometry(top=5.0)):g} mm" in text
-    p, i = default_cellmap("portuguese"), default_cellmap("international")
+    p, i = default_cellmap(PORTUGUESE), default_cellmap(INTERNATIONAL)
     assert f"--squares {p.square((0, 0))},{p.square((1, 0))}" in text
     assert f"--squares {i.square((0, 0))},{i.square((1, 0))}" in text
     assert "flat right under the centre" in text and "dead spot" in text

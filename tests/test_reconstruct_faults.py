@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from reconstruct_helpers import VARIANTS
+from rig.variants import get_variant
 from rig.board import Board
 from rig.reconstruct import Reconstructor
 from rig.session import Frame, HealthLine
@@ -133,7 +134,7 @@ def test_missing_diode_through_the_matrix_is_a_ghost_from_the_health_lines(varia
     timeline = occupancy_timeline(s)
     square = _used_later(s, 0.0)
     seed = zlib.crc32(f"{variant}{clock}".encode())
-    m = run_matrix_session(variant, timeline, [f"missing-diode:{square}"], seed, expected_start=timeline[0][1])
+    m = run_matrix_session(get_variant(variant), timeline, [f"missing-diode:{square}"], seed, expected_start=timeline[0][1])
     others = [e for e in s.events if not isinstance(e, Frame)]
     s2 = replace(s, events=sorted(m.frames + others, key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1)))
     health = [HealthLine(h.t, h.kind, h.square, h.masked, h.message) for h in m.health]

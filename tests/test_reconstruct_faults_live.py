@@ -12,6 +12,7 @@ from rig.live.journal import Journal, RunPaths, recover
 from rig.live.loop import LiveLoop
 from rig.live.screen import RunPlainLog, RunView
 from rig.reconstruct import Reconstructor
+from rig.rulesets import default_ruleset_for
 from rig.session import Frame, HealthLine, Header
 from rig.variants import get_variant
 from sensors.health import HealthEvent
@@ -19,7 +20,7 @@ from sensors.health import HealthEvent
 
 def _loop(tmp_path, variant: str, clock: bool):
     paths = RunPaths(str(tmp_path / "g.jsonl"))
-    header = Header(variant, get_variant(variant).default_ruleset, extra={"clock": clock})
+    header = Header(get_variant(variant), default_ruleset_for(get_variant(variant)), extra={"clock": clock})
     engine = Reconstructor(header)
     journal = Journal.create(paths.session, header)
     stream = io.StringIO()

@@ -5,6 +5,7 @@ import pytest
 from rig.board import Board
 from rig.rulesets import (RULESETS, DrawCounter, EmptyHistoryError, GameTracker, UnknownRuleSetError,
                           default_ruleset_for, get_ruleset)
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE
 
 
 def tracker(ruleset, fen=None, **kw):
@@ -31,9 +32,9 @@ def rules(t):
 
 def test_registry_and_defaults():
     assert set(RULESETS) == {"fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100"}
-    assert default_ruleset_for("portuguese").id == "fpd-2026"
-    assert default_ruleset_for("brazilian").id == "codex-64"
-    assert default_ruleset_for("international").id == "fmjd"
+    assert default_ruleset_for(PORTUGUESE).id == "fpd-2026"
+    assert default_ruleset_for(BRAZILIAN).id == "codex-64"
+    assert default_ruleset_for(INTERNATIONAL).id == "fmjd"
     assert get_ruleset("FPD-2026") is RULESETS["fpd-2026"]
     with pytest.raises(UnknownRuleSetError, match="unknown rule set 'chess'"):
         get_ruleset("chess")

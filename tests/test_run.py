@@ -16,6 +16,7 @@ from rig.live.simulated import occupancy_at
 from rig.session import ClockEvent, Frame, read_session
 from rig.simulate import HumanModel, simulate_game
 from rig.simulate.games import load_pdn_game, load_random_game
+from rig.variants import INTERNATIONAL, PORTUGUESE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAME = os.path.join(ROOT, "rig", "data", "demo", "portuguese.pdn")
@@ -63,7 +64,7 @@ def test_real_game_live_pdn_equals_transcription(tmp_path, expected):
     pdn = (tmp_path / "game.pdn").read_text(encoding="utf-8")
     assert pdn == transcribed(str(out))
     header, events = read_session(str(out))
-    assert header.extra["clock"] is True and header.variant == "portuguese"
+    assert header.extra["clock"] is True and header.variant.name == "portuguese"
     presses = [e for e in events if isinstance(e, ClockEvent) and e.event == "press"]
     assert len(presses) == sum(1 for e in expected.events if isinstance(e, ClockEvent) and e.event == "press")
     assert all(e.extra.get("source") == "line" for e in presses)  # the real LineClock driver read them
@@ -114,7 +115,7 @@ def test_killed_mid_game_then_resumed_with_a_torn_line(tmp_path, expected):
 
 
 def test_stuck_switch_is_reported_not_played(tmp_path):
-    source = load_random_game("international", 14, 3)
+    source = load_random_game(INTERNATIONAL, 14, 3)
     session = simulate_game("international", source.moves, seed=3, clock=False, model=HumanModel(bounce_p=0.0))
     never = sorted(set(range(1, 51)) - set().union(*(f.occupied for f in session.frames)))
     sq = never[len(never) // 2]
@@ -218,7 +219,7 @@ def test_resume_without_clock_marks_the_gap_on_the_next_frame(tmp_path):
     marked = [x for x in lines if "resumed" in x]
     assert len(marked) == 1 and marked[0]["type"] == "frame"
     assert not any(x["type"] == "clock" for x in lines)
-    source = load_random_game("portuguese", 10, 5)
+    source = load_random_game(PORTUGUESE, 10, 5)
     session = simulate_game("portuguese", source.moves, seed=5, clock=False, model=HumanModel(bounce_p=0.0))
     assert report_moves(str(tmp_path / "n.report.json")) == session.expected_moves
     assert (tmp_path / "n.pdn").read_text(encoding="utf-8") == transcribed(str(out))

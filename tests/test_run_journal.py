@@ -13,9 +13,11 @@ import rig.live.journal as journal_mod
 from rig.errors import SessionFormatError
 from rig.live.journal import Journal, JournalError, RunPaths, atomic_write, recover
 from rig.session import ClockEvent, Frame, Header, read_session
+from rig.rulesets import FPD_2026
+from rig.variants import PORTUGUESE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEADER = Header("portuguese", "fpd-2026")
+HEADER = Header(PORTUGUESE, FPD_2026)
 
 
 def write_journal(path, n: int = 3) -> list:

@@ -11,8 +11,9 @@ from rig.live.loop import LiveLoop
 from rig.live.screen import RunView
 from rig.live.sources import Inbox, SessionClock
 from rig.reconstruct import MoveEntry, Reconstructor
+from rig.rulesets import FPD_2026
 from rig.session import ClockEvent, Frame, Header
-from rig.variants import get_variant
+from rig.variants import PORTUGUESE, get_variant
 
 V = get_variant("portuguese")
 START = frozenset(V.white_start) | frozenset(V.black_start)
@@ -88,7 +89,7 @@ def test_events_reach_the_journal_in_time_order_across_late_sources(tmp_path):
     matrix = ScriptedSource("matrix", frames, clock, 0.0)
     clk = ScriptedSource("clock", presses, clock, 0.8)  # arrives after the 2.6 frame was seen
     releases = []
-    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026", extra={"clock": True}), [matrix, clk], clock,
+    loop, paths = make_loop(tmp_path, Header(PORTUGUESE, FPD_2026, extra={"clock": True}), [matrix, clk], clock,
                             end_at=4.0, on_event=lambda ev: releases.append((ev.t, loop.horizon())))
     out = loop.run()
     rec = recover(paths.session)
@@ -106,7 +107,7 @@ def test_advance_commits_a_move_between_frames(tmp_path):
     frames = [(0.1, Frame(0.1, START)), (1.0, Frame(1.0, START - {10})), (1.5, Frame(1.5, after))]
     stop = threading.Event()
     screen = Recorder(on_move=stop.set)
-    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026"), [ScriptedSource("m", frames, clock, 0.0)],
+    loop, paths = make_loop(tmp_path, Header(PORTUGUESE, FPD_2026), [ScriptedSource("m", frames, clock, 0.0)],
                             clock, screen=screen, stop=stop, end_at=60.0)
     began = time.monotonic()
     out = loop.run()
@@ -122,7 +123,7 @@ def test_game_end_then_grace(tmp_path):
     fen = "W:W1:B5"  # white captures 1x10 and black has nothing left
     frames = [(0.1, Frame(0.1, frozenset({1, 5}))), (1.0, Frame(1.0, frozenset({5}))),
               (1.4, Frame(1.4, frozenset({5, 10}))), (1.8, Frame(1.8, frozenset({10})))]
-    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026", fen=fen),
+    loop, paths = make_loop(tmp_path, Header(PORTUGUESE, FPD_2026, fen=fen),
                             [ScriptedSource("m", frames, clock, 0.0)], clock, grace_s=1.0, end_at=60.0)
     out = loop.run()
     assert out.reason == "game-end" and out.result == "1-0"
@@ -133,7 +134,7 @@ def test_game_end_then_grace(tmp_path):
 def test_a_failing_engine_does_not_stop_the_journal(tmp_path):
     clock = SessionClock(speed=20.0)
     frames = [(0.1 * i, Frame(0.1 * i, START - ({10} if i % 2 else set()))) for i in range(1, 6)]
-    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026"), [ScriptedSource("m", frames, clock, 0.0)],
+    loop, paths = make_loop(tmp_path, Header(PORTUGUESE, FPD_2026), [ScriptedSource("m", frames, clock, 0.0)],
                             clock, end_at=1.0)
 
     def broken(ev):
@@ -153,7 +154,7 @@ def test_a_source_that_cannot_start_ends_the_run(tmp_path):
         def start(self, inbox):
             raise OSError("no GPIO here")
 
-    loop, paths = make_loop(tmp_path, Header("portuguese", "fpd-2026"), [NoPins("clock", [], clock, 0.0)], clock,
+    loop, paths = make_loop(tmp_path, Header(PORTUGUESE, FPD_2026), [NoPins("clock", [], clock, 0.0)], clock,
                             end_at=60.0)
     out = loop.run()
     assert out.reason == "source-failed" and out.source_errors == ["clock: cannot start: OSError: no GPIO here"]

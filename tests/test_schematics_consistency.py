@@ -9,6 +9,7 @@ import pytest
 
 from sensors.pinmap import CLOCK_BUTTON_PINS, DEFAULT_PINMAP_8x8, DEFAULT_PINMAP_10x10, HEADER, SERIES_RESISTOR_OHMS
 from sensors.cellmap import default_cellmap
+from rig.variants import get_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 SCH = ROOT / "hardware" / "schematics"
@@ -92,7 +93,7 @@ def test_schematic_header_nets_match_the_pin_map(board, pinmap, variant):
     # every symbol has a footprint
     assert all(p["Footprint"] for p in props.values())
     # every cell: COLj -> switch -> wire -> diode anode, cathode -> ROWi, under the square the map says
-    cm = default_cellmap(variant)
+    cm = default_cellmap(get_variant(variant))
     for r in range(pinmap.shape[0]):
         for c in range(pinmap.shape[1]):
             sq = cm.square((r, c))

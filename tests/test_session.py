@@ -5,7 +5,9 @@ import io
 import pytest
 
 from rig.errors import SessionFormatError
+from rig.rulesets import FMJD
 from rig.session import ClockEvent, Frame, Header, dump_event, read_session, write_session
+from rig.variants import INTERNATIONAL
 
 HEADER = '{"type": "header", "version": 1, "variant": "portuguese", "ruleset": "fpd-2026", "fen": null, "tags": {"White": "A"}}'
 
@@ -15,7 +17,7 @@ def read(text):
 
 
 def test_round_trip():
-    h = Header("international", "fmjd", None, {"Event": "Test"})
+    h = Header(INTERNATIONAL, FMJD, None, {"Event": "Test"})
     events = [Frame(0.0, frozenset(range(1, 21)) | frozenset(range(31, 51))),
               ClockEvent(1.5, "press", side="white"),
               ClockEvent(1.5, "time", white_ms=598000, black_ms=600000),
@@ -28,7 +30,7 @@ def test_round_trip():
 
 def test_default_ruleset_per_variant():
     h, _ = read('{"type": "header", "version": 1, "variant": "brazilian", "fen": null, "tags": {}}\n')
-    assert h.ruleset == "codex-64"
+    assert h.ruleset.id == "codex-64"
 
 
 @pytest.mark.parametrize("lines, line_no, words", [
@@ -80,4 +82,4 @@ def test_header_of_another_variant_or_unreadable_fen_names_line_1(fields, words)
 def test_header_fen_and_ruleset_of_the_variant_are_kept():
     h, _ = read('{"type": "header", "version": 1, "variant": "international", "ruleset": "codex-100", '
                 '"fen": "W:W31,32:B19,20", "clock": false}\n')
-    assert (h.ruleset, h.fen, h.extra["clock"]) == ("codex-100", "W:W31,32:B19,20", False)
+    assert (h.ruleset.id, h.fen, h.extra["clock"]) == ("codex-100", "W:W31,32:B19,20", False)

@@ -18,6 +18,7 @@ from rig.commands.transcribe import transcribe
 from rig.errors import SessionFormatError
 from rig.simulate import HumanModel, random_game, simulate_game
 from rig.simulate.injections import find_ply
+from rig.variants import get_variant
 
 VARIANTS = ("portuguese", "brazilian", "international")
 OTHER_RULESET = {"portuguese": "codex-64", "brazilian": "fmjd", "international": "fpd-2026"}
@@ -29,7 +30,7 @@ BAD_FENS = ("W:Wxx:B1", "W:W1,2:B1", "Q:W1:B2", "W:W99:B1", "W", "", ":::", "B:W
 def session_lines(variant: str, clock: bool) -> tuple[str, ...]:
     """A short simulated game (all noise on, one irregularity) as JSON lines."""
     moves = random_game(variant, 12, seed="fuzz")
-    ply = find_ply(variant, moves, "opponent-piece-touched", clock=clock, start=2)
+    ply = find_ply(get_variant(variant), moves, "opponent-piece-touched", clock=clock, start=2)
     s = simulate_game(variant, moves, seed=1, clock=clock, model=HumanModel.hard(),
                       inject=[f"opponent-piece-touched@{ply}"])
     return tuple(s.to_jsonl().splitlines())

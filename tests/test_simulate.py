@@ -228,7 +228,7 @@ def test_rig_simulate_command(tmp_path):
     assert done.returncode == 0, done.stderr
     header, events = read_session(str(out))
     expected = json.loads(answers.read_text())
-    assert header.variant == "portuguese" and events
+    assert header.variant.name == "portuguese" and events
     assert [m["text"] for m in expected["moves"]] == texts_of("portuguese", game.moves)
     # fpd-2026 (the Portuguese default): FPD 4.13 is not accepted by the opponent's move, it stays open (rig.law)
     assert expected["irregularities"] == [{"type": "opponent-piece-touched", "number": 2, "side": "white",

@@ -11,6 +11,7 @@ from rig.board import Board
 from rig.law import status_after_reply
 from rig.simulate import ALWAYS_CORRECTED, CORRECTABLE, INJECTION_TYPES, NEEDS_CLOCK, Injection, random_game, simulate_game
 from rig.simulate.injections import find_ply
+from rig.variants import get_variant
 from simulate_helpers import VARIANTS, contact_changes, engine_irregularities, occupancy_at, presses, run_engine
 
 CASES = []
@@ -25,7 +26,7 @@ def injected(kind: str, corrected: bool, variant: str, clock: bool):
     """A random game and the first seed/ply (past the opening) where the irregularity can be committed."""
     for seed in range(40):
         moves = random_game(variant, 40, seed)
-        ply = find_ply(variant, moves, kind, clock=clock, start=0 if kind == "wrong-setup" else 4 + seed % 9,
+        ply = find_ply(get_variant(variant), moves, kind, clock=clock, start=0 if kind == "wrong-setup" else 4 + seed % 9,
                        corrected=corrected)
         if ply is not None:
             inj = Injection(kind, ply, corrected)

@@ -16,6 +16,7 @@ from vision.config import load_camera_config, save_camera_config
 from vision.errors import BoardNotFoundError, CameraCalibrationError, CameraConfigError
 from vision.render import SIDES, render
 from vision.testset import calibration_pictures, write_pictures
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, get_variant
 
 CASES = [(variant, markers, side) for variant in ("portuguese", "international")
          for markers in (True, False) for side in SIDES]
@@ -24,8 +25,8 @@ CASES = [(variant, markers, side) for variant in ("portuguese", "international")
 @pytest.mark.parametrize("variant,markers,side", CASES)
 def test_calibration_finds_board_side_and_orientation(variant, markers, side):
     seed = 100 + CASES.index((variant, markers, side))
-    empty, start = calibration_pictures(variant, seed, markers=markers, side=side)
-    report = calibrate_camera(variant, render(empty), render(start))
+    empty, start = calibration_pictures(get_variant(variant), seed, markers=markers, side=side)
+    report = calibrate_camera(get_variant(variant), render(empty), render(start))
     cfg = report.config
     assert report.white_side == side
     assert cfg.method == ("markers" if markers else "squares")
@@ -40,35 +41,35 @@ def test_calibration_finds_board_side_and_orientation(variant, markers, side):
 
 def test_board_turned_a_quarter_is_wrong_setup():
     # a board with its dark corner at white's bottom left, set up for the Portuguese game (FPD 000 1.2)
-    empty, start = calibration_pictures("brazilian", 7, markers=True, side="bottom")
+    empty, start = calibration_pictures(BRAZILIAN, 7, markers=True, side="bottom")
     with pytest.raises(CameraCalibrationError) as exc:
-        calibrate_camera("portuguese", render(empty), render(start))
+        calibrate_camera(PORTUGUESE, render(empty), render(start))
     assert exc.value.kind == "wrong-setup"
     assert "bottom right" in str(exc.value)
 
 
 def test_start_position_missing_a_piece_is_wrong_setup():
-    empty, start = calibration_pictures("international", 8, markers=False, side="left")
+    empty, start = calibration_pictures(INTERNATIONAL, 8, markers=False, side="left")
     pieces = dict(start.pieces)
     del pieces[17]
     with pytest.raises(CameraCalibrationError) as exc:
-        calibrate_camera("international", render(empty), render(replace(start, pieces=pieces)))
+        calibrate_camera(INTERNATIONAL, render(empty), render(replace(start, pieces=pieces)))
     assert exc.value.kind == "wrong-setup" and "17" in str(exc.value)
 
 
 def test_no_board_in_the_picture():
     blank = np.full((720, 1280, 3), 120, np.uint8)
     with pytest.raises(BoardNotFoundError):
-        calibrate_camera("portuguese", blank, blank)
+        calibrate_camera(PORTUGUESE, blank, blank)
 
 
 def test_config_round_trip_and_errors(tmp_path):
-    empty, start = calibration_pictures("portuguese", 9, markers=True, side="top")
-    cfg = calibrate_camera("portuguese", render(empty), render(start)).config
+    empty, start = calibration_pictures(PORTUGUESE, 9, markers=True, side="top")
+    cfg = calibrate_camera(PORTUGUESE, render(empty), render(start)).config
     path = tmp_path / "cam.toml"
     save_camera_config(cfg, path)
     back = load_camera_config(path)
-    assert back.variant == "portuguese" and back.method == "markers"
+    assert back.variant.name == "portuguese" and back.method == "markers"
     assert np.allclose(back.corners, cfg.corners, atol=1e-3)
     assert back.appearance.kings == cfg.appearance.kings
     bad = tmp_path / "bad.toml"
@@ -80,14 +81,14 @@ def test_config_round_trip_and_errors(tmp_path):
 
 
 def test_rig_calibrate_camera_command(tmp_path):
-    empty, start = calibration_pictures("international", 11, markers=False, side="right")
+    empty, start = calibration_pictures(INTERNATIONAL, 11, markers=False, side="right")
     e, s = write_pictures(str(tmp_path / "cal"), [empty, start])
     out = tmp_path / "cam.toml"
     rig = [sys.executable, "-m", "rig.cli"]
     done = subprocess.run(rig + ["calibrate", "camera", "--variant", "international", "--empty", e, "--start", s,
                                  "-o", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "white at the right" in done.stdout and load_camera_config(out).variant == "international"
+    assert "white at the right" in done.stdout and load_camera_config(out).variant.name == "international"
     # a wrong setup (Portuguese rules on this board) and a missing picture: exit 2, a message, no traceback
     done = subprocess.run(rig + ["calibrate", "camera", "--variant", "portuguese", "--empty", e, "--start", s,
                                  "-o", str(tmp_path / "x.toml")], capture_output=True, text=True)

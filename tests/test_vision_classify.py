@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from calibration.camera import calibrate_camera
-from rig.variants import get_variant
+from rig.variants import INTERNATIONAL, PORTUGUESE, get_variant
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene, write_pictures
 
@@ -24,8 +24,8 @@ def _position(variant: str, rng: random.Random) -> dict[int, str]:
 
 @pytest.mark.parametrize("variant,seed", [("portuguese", 301), ("international", 302), ("brazilian", 303)])
 def test_held_out_positions(variant, seed):
-    empty, start = calibration_pictures(variant, seed, markers=seed % 2 == 0)
-    config = calibrate_camera(variant, render(empty), render(start)).config
+    empty, start = calibration_pictures(get_variant(variant), seed, markers=seed % 2 == 0)
+    config = calibrate_camera(get_variant(variant), render(empty), render(start)).config
     clf = config.classifier()
     rng = random.Random(seed)
     n = get_variant(variant).squares
@@ -49,7 +49,7 @@ def test_held_out_positions(variant, seed):
 
 
 def test_rig_vision_read(tmp_path):
-    empty, start = calibration_pictures("portuguese", 310, markers=True, side="left")
+    empty, start = calibration_pictures(PORTUGUESE, 310, markers=True, side="left")
     cfg_path = tmp_path / "cam.toml"
     e, s = write_pictures(str(tmp_path / "cal"), [empty, start])
     rig = [sys.executable, "-m", "rig.cli"]
@@ -82,9 +82,9 @@ def test_blurred_pieces_rims_are_not_a_hand():
     from vision.render import SIDES
 
     seed = 2010
-    empty, start = calibration_pictures("international", seed, markers=True, side=SIDES[2])
+    empty, start = calibration_pictures(INTERNATIONAL, seed, markers=True, side=SIDES[2])
     assert empty.palette == 1  # green and grey
-    config = calibrate_camera("international", render(empty), render(start)).config
+    config = calibrate_camera(INTERNATIONAL, render(empty), render(start)).config
     clf = config.classifier()
     rng = random.Random(seed)
     positions = [_position("international", rng) for _ in range(19)]

@@ -32,7 +32,7 @@ def game_dir(tmp_path_factory):
     for m in src.moves:
         texts.append(board.move_text(m))
         board.push(m)
-    done = subprocess.run(RIG + ["calibrate", "camera", "--variant", src.variant, "--empty", str(d / "cal/000000.jpg"),
+    done = subprocess.run(RIG + ["calibrate", "camera", "--variant", src.variant.name, "--empty", str(d / "cal/000000.jpg"),
                                  "--start", str(d / "cal/000001.jpg"), "-o", str(d / "cam.toml")],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -10,11 +10,12 @@ from vision.session import CameraBoard
 from vision.stability import BoardWatcher
 from vision.testset import calibration_pictures, game_pictures
 from calibration.camera import calibrate_camera
+from rig.variants import INTERNATIONAL, PORTUGUESE
 
 
 def test_hand_moving_a_piece_gives_one_new_position():
-    empty, start = calibration_pictures("portuguese", 401, markers=True, side="bottom")
-    config = calibrate_camera("portuguese", render(empty), render(start)).config
+    empty, start = calibration_pictures(PORTUGUESE, 401, markers=True, side="bottom")
+    config = calibrate_camera(PORTUGUESE, render(empty), render(start)).config
     board = Board("portuguese")
     move = board.parse_move("10-14")
     pictures = list(game_pictures(empty, [move], seed=401, still=3))
@@ -39,7 +40,7 @@ def _reading(pieces, t, occluded=False):
 
 def test_watcher_agreement_hands_and_holding_back():
     b = Board("international")
-    w = BoardWatcher("international", agree=2, hold=4)
+    w = BoardWatcher(INTERNATIONAL, agree=2, hold=4)
     start = b.piece_codes()
     assert w.feed(_reading(start, 0.0)) == []
     (f,) = w.feed(_reading(start, 0.2))
@@ -73,7 +74,7 @@ def test_watcher_agreement_hands_and_holding_back():
 
 def test_watcher_captures_with_pieces_still_standing_and_arbiter():
     b = Board("portuguese", "W:W14:B18,27")
-    w = BoardWatcher("portuguese", "W:W14:B18,27", agree=1, hold=3)
+    w = BoardWatcher(PORTUGUESE, "W:W14:B18,27", agree=1, hold=3)
     assert w.feed(_reading(b.piece_codes(), 0.0))
     before = b.piece_codes()
     move = b.parse_move("14x21")  # the captured man stays until the capturing piece has landed (FPD 000 3.8)
@@ -98,7 +99,7 @@ def test_camera_source_takes_the_arbiters_position():
 
     class Readings:  # what CameraSource needs of a CameraBoard: a watcher, feed, pending_since
         def __init__(self):
-            self.watcher = BoardWatcher("portuguese", "W:W14:B18,27", agree=1, hold=50)
+            self.watcher = BoardWatcher(PORTUGUESE, "W:W14:B18,27", agree=1, hold=50)
             self.watcher.feed(_reading(start, 0.0))
             self.pending_since = None
 

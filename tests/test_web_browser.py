@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from rig.reconstruct import Irregularity
+from rig.rulesets import get_ruleset
+from rig.variants import get_variant
 from web_helpers import (CHROMIUM, CHROMIUM_ARGS, TOKEN, BoardRig, CuttableProxy, expected_steps, session_of,
                          wait_for)
 
@@ -244,8 +246,8 @@ def test_board_js_is_standalone_and_draws_each_variant_in_its_orientation(tmp_pa
     }"""
     page = browser.new_page(viewport={"width": 600, "height": 600})
     for variant, fen in (("portuguese", None), ("international", None), ("brazilian", None)):
-        feed = GameFeed(Header(variant, {"portuguese": "fpd-2026", "international": "fmjd",
-                                         "brazilian": "codex-64"}[variant], fen), WebConfig())
+        feed = GameFeed(Header(get_variant(variant), get_ruleset({"portuguese": "fpd-2026", "international": "fmjd",
+                                         "brazilian": "codex-64"}[variant]), fen), WebConfig())
         with WebServer(feed, "127.0.0.1", 0) as server:
             info = httpx.get(server.url + "/api/game").json()["info"]
             page.set_content(f'<script src="{server.url}/static/board.js"></script>')

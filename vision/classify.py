@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from rig.variants import get_variant
+from rig.variants import Variant
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
@@ -83,11 +83,11 @@ class Reading:
 class Classifier:
     """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
 
-    def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
+    def __init__(self, variant: Variant, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
                  hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
                  dark_on_light: float = 0.2):
-        self.variant = v = get_variant(variant)
+        self.variant = v = variant
         self.n, self.px = v.size, px
         self.maps = maps
         self.margin = (maps[0].shape[0] - self.n * px) // 2

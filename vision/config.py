@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 import tomli_w
 
-from rig.variants import get_variant
+from rig.variants import Variant, get_variant
 from vision.classify import Appearance, Classifier
 from vision.errors import CameraConfigError
 from vision.grid import canonical_maps
@@ -48,7 +48,7 @@ __all__ = ["CameraConfig", "load_camera_config", "save_camera_config"]
 
 @dataclass(frozen=True)
 class CameraConfig:
-    variant: str
+    variant: Variant
     px: int
     corners: np.ndarray
     appearance: Appearance
@@ -66,9 +66,9 @@ class CameraConfig:
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        n = get_variant(self.variant).size
+        n = self.variant.size
         if self.corners.shape != (n + 1, n + 1, 2):
-            raise CameraConfigError(f"corners must be {n + 1} x {n + 1} points for {self.variant}, "
+            raise CameraConfigError(f"corners must be {n + 1} x {n + 1} points for {self.variant.name}, "
                                     f"not {self.corners.shape[:2]}")
         if not (isinstance(self.agree, int) and self.agree >= 1):
             raise CameraConfigError(f"agree must be a whole number of frames >= 1, not {self.agree!r}")
@@ -93,7 +93,7 @@ class CameraConfig:
     def to_dict(self) -> dict:
         ap = self.appearance
         d: dict[str, Any] = {
-            "variant": self.variant, "px": self.px, "method": self.method, "image_size": list(self.image_size),
+            "variant": self.variant.name, "px": self.px, "method": self.method, "image_size": list(self.image_size),
             "marker_size": self.marker_size, "marker_offset": self.marker_offset,
             "homography": np.round(self.homography(), 8).tolist(),
             "corners": np.round(self.corners, 3).tolist(),
@@ -129,7 +129,7 @@ class CameraConfig:
             raise CameraConfigError("appearance: mean and std must be 4 x 3, man_shape 2 x 3")
         if np.any(ap.std <= 0):
             raise CameraConfigError("appearance: std must be positive")
-        return cls(variant=get_variant(d["variant"]).name, px=int(d.get("px", 32)),
+        return cls(variant=get_variant(d["variant"]), px=int(d.get("px", 32)),
                    corners=np.array(d["corners"], np.float64), appearance=ap, method=d.get("method", "markers"),
                    image_size=tuple(d.get("image_size", (1280, 720))), marker_size=float(d.get("marker_size", 0.9)),
                    marker_offset=float(d.get("marker_offset", 0.65)), agree=s.get("agree", 2), hold=s.get("hold", 6),

@@ -23,7 +23,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from rig.variants import get_variant
+from rig.variants import Variant
 
 __all__ = ["Camera", "Lighting", "Hand", "Scene", "random_scene", "render", "SIDES", "SKINS", "drift",
            "FRAME", "MARKER_OFFSET", "MARKER_SIZE", "PIECE_R", "PIECE_H"]
@@ -88,7 +88,7 @@ class Hand:
 
 @dataclass(frozen=True)
 class Scene:
-    variant: str
+    variant: Variant
     pieces: dict[int, str]                              # square -> w/W/b/B
     offsets: dict[int, tuple[float, float]] = field(default_factory=dict)  # off-centre placement, squares
     camera: Camera = Camera()
@@ -298,7 +298,7 @@ def _shade(img: np.ndarray, mask: np.ndarray, depth: float) -> np.ndarray:
 def render(scene: Scene, cover: bool = False):
     """The scene as the camera sees it: a BGR ``uint8`` image (JPEG-compressed when ``light.jpeg``);
     with ``cover``, also how much of the board the hands hide, in squares."""
-    v = get_variant(scene.variant)
+    v = scene.variant
     n = v.size
     cam = scene.camera
     proj = _Projector(cam, n)
@@ -385,7 +385,7 @@ def random_offsets(rng: random.Random, squares, spread: float = 0.12) -> dict[in
     return {s: (rng.uniform(-spread, spread), rng.uniform(-spread, spread)) for s in squares}
 
 
-def random_scene(variant: str, pieces: dict[int, str], seed: int, *, markers: bool | None = None,
+def random_scene(variant: Variant, pieces: dict[int, str], seed: int, *, markers: bool | None = None,
                  side: str | None = None, hard: bool = True) -> Scene:
     rng = random.Random(seed)
     return Scene(variant, dict(pieces), random_offsets(rng, pieces), random_camera(rng, side),

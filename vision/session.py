@@ -69,4 +69,4 @@ class CameraBoard:
         return self.watcher.pending_since
 
     def __repr__(self) -> str:
-        return f"<CameraBoard {self.config.variant} {self.stats.frames} pictures, {self.stats.emitted} positions>"
+        return f"<CameraBoard {self.config.variant.name} {self.stats.frames} pictures, {self.stats.emitted} positions>"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from rig.board import Board
 from rig.session import Frame
-from rig.variants import get_variant
+from rig.variants import Variant
 from vision.classify import Reading
 
 __all__ = ["BoardWatcher", "HeldReading"]
@@ -51,14 +51,14 @@ def _colours(pieces: dict[int, str]) -> dict[int, str]:
 class BoardWatcher:
     """Feed :class:`~vision.classify.Reading` in time order; get :class:`~rig.session.Frame` to journal."""
 
-    variant: str
+    variant: Variant
     fen: str | None = None
     agree: int = 2
     hold: int = 6
     log: list[HeldReading] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.v = get_variant(self.variant)
+        self.v = self.variant
         self.start = Board(self.v, self.fen)
         self.board: Board | None = None     # None: setting up (the start position not seen yet)
         self.standing: dict[int, str] = {}  # captured pieces still on the board

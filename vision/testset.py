@@ -15,7 +15,7 @@ from typing import Iterator
 
 from rig.board import Board
 from rig.move import Move
-from rig.variants import get_variant
+from rig.variants import Variant
 from vision.render import Hand, Scene, SKINS, drift, random_scene
 
 __all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene", "write_pictures"]
@@ -34,7 +34,7 @@ def _centre(variant, square: int) -> tuple[float, float]:
     return f + 0.5, r + 0.5
 
 
-def calibration_pictures(variant: str, seed: int, *, markers: bool | None = None, side: str | None = None,
+def calibration_pictures(variant: Variant, seed: int, *, markers: bool | None = None, side: str | None = None,
                          fen: str | None = None) -> tuple[Scene, Scene]:
     """The empty board and the start position, seen by the same camera in even light."""
     base = random_scene(variant, {}, seed, markers=markers, side=side, hard=False)
@@ -52,7 +52,7 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
                   hard: bool = True, tail: int = 0) -> Iterator[Picture]:
     """Pictures of the game ``moves`` played on ``base``'s board, hands included; ``tail`` hand-free
     pictures after the last move."""
-    v = get_variant(base.variant)
+    v = base.variant
     rng = random.Random(seed)
     board = Board(v, fen)
     light = random_scene(base.variant, {}, seed, hard=hard).light if hard else base.light

@@ -188,7 +188,7 @@ def placement() -> str:
     """PLACEMENT.md, with each board's test squares (cells ROW0/COL0 and ROW1/COL0)."""
     squares = {}
     for variant, _ in BOARDS.values():
-        cm = default_cellmap(variant)
+        cm = default_cellmap(get_variant(variant))
         squares[variant] = (cm.square((0, 0)), cm.square((1, 0)))
     return placement_md(squares)
 

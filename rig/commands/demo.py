@@ -18,7 +18,7 @@ from rig.demo import auto_speed, demo_game_path, play, screen_for
 from rig.errors import RigError
 from rig.simulate import INJECTION_TYPES, HumanModel, Injection, simulate_game
 from rig.simulate.games import load_pdn_game
-from rig.variants import VARIANTS
+from rig.commands.names import VARIANT_METAVAR, variant_arg
 
 __all__ = ["register", "run"]
 
@@ -26,7 +26,7 @@ __all__ = ["register", "run"]
 def register(subparsers) -> None:
     p = subparsers.add_parser("demo", help="a simulated board plays a real game, shown live in the terminal",
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--variant", choices=sorted(VARIANTS), default="international",
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default="international",
                    help="variant of the bundled game (default international)")
     p.add_argument("--game", metavar="FILE.pdn", help="play a game of this PDN file instead")
     p.add_argument("--game-index", type=int, default=1, metavar="N", help="which game of --game (1-based)")
@@ -42,7 +42,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        path = args.game or demo_game_path(args.variant)
+        path = args.game or demo_game_path(args.variant.name)
         game = load_pdn_game(path, args.game_index if args.game else 1, args.variant)
         if args.speed is not None and args.speed <= 0:
             raise RigError("--speed must be positive")
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     tags = game.tags
     title = f"{tags.get('White', '?')} - {tags.get('Black', '?')}"
     event = ", ".join(x for x in (tags.get("Event"), tags.get("Site"), tags.get("Date")) if x and set(x) - set("?."))
-    info = (f"{game.variant}, {event or 'real game'}: {len(game.moves)} moves; simulated board, "
+    info = (f"{game.variant.name}, {event or 'real game'}: {len(game.moves)} moves; simulated board, "
             f"{'clock' if not args.no_clock else 'no clock'}, seed {args.seed}, speed {speed:.1f}x")
     screen = screen_for(sys.stdout, args.plain)
     play(session, screen, title=title, info=info, recorded=game.result, speed=speed)

@@ -16,7 +16,7 @@ import threading
 
 from rig.commands import stop_on_signals
 from rig.errors import RigError
-from rig.variants import VARIANTS
+from rig.commands.names import VARIANT_METAVAR, variant_arg
 
 __all__ = ["register", "run_hub"]
 
@@ -30,7 +30,7 @@ def register(subparsers) -> None:
     p.add_argument("--pairings", metavar="FILE", help="pairings (CSV or TOML): round, board, white, black")
     p.add_argument("--listen", default="127.0.0.1:8400", metavar="HOST:PORT",
                    help="where the pages are served (default 127.0.0.1:8400)")
-    p.add_argument("--variant", choices=sorted(VARIANTS), default="international",
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default="international",
                    help="variant of a paired game no board has published yet (default international)")
     p.add_argument("--event", metavar="NAME", help="the Event tag of the feeds (default the tournament id)")
     p.add_argument("--max-viewers", type=int, default=2000, metavar="N", help="most SSE viewers (default 2000)")
@@ -44,7 +44,6 @@ def build(args):
     from rig.hub.service import Hub
     from rig.hub.store import Store
     from rig.hub.web import create_app
-    from rig.variants import get_variant
 
     host, port = parse_hostport(args.mqtt)
     check_id(args.tournament, "--tournament")
@@ -56,7 +55,7 @@ def build(args):
         store = Store(args.db)
     except Exception as exc:  # noqa: BLE001 - sqlite3.Error and friends: say which file
         raise OSError(f"{args.db}: {exc}") from None
-    hub = Hub(args.tournament, store, pairings=pairings, variant=get_variant(args.variant).name, event=args.event)
+    hub = Hub(args.tournament, store, pairings=pairings, variant=args.variant, event=args.event)
     app = create_app(hub, max_viewers=args.max_viewers)
     return hub, app, (host, port), listen
 

@@ -14,7 +14,8 @@ import threading
 
 from rig.commands import stop_on_signals
 from rig.session import Frame, Header, dump_event, read_session
-from rig.variants import VARIANTS, get_variant
+from rig.commands.names import VARIANT_METAVAR, ruleset_arg, ruleset_for, variant_arg
+from rig.variants import PORTUGUESE
 
 DEFAULT_CONFIG = "rig-matrix.toml"
 
@@ -24,12 +25,12 @@ def _config(args):
 
     if args.config and os.path.exists(args.config):
         cfg = load_matrix_config(args.config)
-        if args.variant and get_variant(args.variant).name != cfg.variant:
-            raise SystemExit(f"rig: {args.config} is calibrated for {cfg.variant}, not {args.variant}")
+        if args.variant and args.variant != cfg.variant:
+            raise SystemExit(f"rig: {args.config} is calibrated for {cfg.variant.name}, not {args.variant.name}")
         return cfg
     if args.config and args.config != DEFAULT_CONFIG:
         load_matrix_config(args.config)  # raises: no such file
-    return default_matrix_config(args.variant or "portuguese")
+    return default_matrix_config(args.variant or PORTUGUESE)
 
 
 def _sim_matrix(cfg, args, clock):
@@ -38,7 +39,7 @@ def _sim_matrix(cfg, args, clock):
 
     wiring = cfg.cellmap
     if getattr(args, "sim_orientation", None):
-        v = get_variant(cfg.variant)
+        v = cfg.variant
         from calibration.matrix import ORIENTATIONS
 
         axis, up_r, up_c = next(k for k, name in ORIENTATIONS.items() if name == args.sim_orientation)
@@ -53,7 +54,7 @@ def _sim_matrix(cfg, args, clock):
 
 def _demo_timeline(variant):
     """The initial position, then white and black each push their most advanced man one square."""
-    v = get_variant(variant)
+    v = variant
     occ = set(v.white_start) | set(v.black_start)
     out = [(0.0, frozenset(occ))]
     t = 1.0
@@ -81,7 +82,12 @@ def cmd_record(args) -> int:
     from sensors.simmatrix import SimClock
 
     cfg = _config(args)
-    v = get_variant(cfg.variant)
+    v = cfg.variant
+    try:
+        ruleset = ruleset_for(v, args.ruleset)
+    except ValueError as exc:
+        print(f"rig record: {exc}", file=sys.stderr)
+        return 2
     stop = threading.Event()
     clock = sleep = factory = None
     duration = args.duration
@@ -100,7 +106,7 @@ def cmd_record(args) -> int:
             matrix.set_occupied(occ, t)
         factory = matrix.pin_factory()
         duration = timeline[-1][0] + 1.0 if duration is None else duration
-    header = Header(variant=v.name, ruleset=args.ruleset or v.default_ruleset,
+    header = Header(variant=v, ruleset=ruleset,
                     tags={"Event": args.event} if args.event else {}, extra={"source": "matrix"})
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
     health_out = open(args.health, "w", encoding="utf-8") if args.health else None
@@ -152,7 +158,7 @@ def cmd_doctor(args) -> int:
         findings = analyse_recording(header, events, cellmap)
     else:
         cfg = _config(args)
-        v = get_variant(cfg.variant)
+        v = cfg.variant
         opts, factory, prompter = _hands(cfg, args)
         with MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory, scan_hz=cfg.scan_hz,
                            debounce=cfg.debounce, settle_s=cfg.settle_us * 1e-6, **opts) as scanner:
@@ -191,10 +197,10 @@ def cmd_calibrate_matrix(args) -> int:
     from sensors.pinmap import default_pinmap
     from sensors.prompts import CellWaiter
 
-    v = get_variant(args.variant)
+    v = args.variant
     from sensors.config import default_matrix_config
 
-    cfg = default_matrix_config(v.name)
+    cfg = default_matrix_config(v)
     pins = default_pinmap(v.size)
     opts, factory, prompter = _hands(cfg, args)
     with MatrixScanner(v, pins, pin_factory=factory, **opts) as scanner:
@@ -211,7 +217,7 @@ def cmd_calibrate_matrix(args) -> int:
 
 
 def _common(p: argparse.ArgumentParser, variant_default: str | None = None) -> None:
-    p.add_argument("--variant", choices=sorted(VARIANTS), default=variant_default,
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default=variant_default,
                    help="the variant (default: the config's, else portuguese)")
     p.add_argument("--config", default=DEFAULT_CONFIG, help=f"matrix config TOML (default {DEFAULT_CONFIG})")
 
@@ -245,7 +251,7 @@ def register(sub) -> None:
     p.add_argument("--raw", action="store_true", help="add the matrix cells to every frame (re-calibration)")
     p.add_argument("--duration", type=float, help="stop after this many seconds")
     p.add_argument("--health", metavar="FILE", help="also write health events (JSON Lines) to FILE")
-    p.add_argument("--ruleset", help="the header's ruleset (default: the variant's)")
+    p.add_argument("--ruleset", type=ruleset_arg, help="the header's ruleset (default: the variant's)")
     p.add_argument("--event", help="the Event tag")
     p.add_argument("--no-start-check", action="store_true",
                    help="the game does not start from the initial position: skip the start health checks")
@@ -271,7 +277,7 @@ def register(sub) -> None:
 
     targets = _subparsers_of(sub, "calibrate", "calibrate a sensor")
     p = targets.add_parser("matrix", help="learn which matrix cell is which square (placement wizard)")
-    p.add_argument("--variant", choices=sorted(VARIANTS), default="portuguese")
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default="portuguese")
     p.add_argument("-o", "--output", default=DEFAULT_CONFIG, help=f"config TOML to write (default {DEFAULT_CONFIG})")
     p.add_argument("--timeout", type=float, default=20.0, help="seconds to wait for each piece")
     p.add_argument("--simulate", action="store_true", help="calibrate a simulated matrix with scripted hands")

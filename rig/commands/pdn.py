@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from rig.pdn import read_file
-from rig.variants import VARIANTS
+from rig.commands.names import VARIANT_METAVAR, variant_arg
 
 __all__ = ["register", "check"]
 
@@ -21,7 +21,7 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="pdn_command", metavar="ACTION", required=True)
     check_parser = sub.add_parser("check", help="replay every game of the files; list the games that fail")
     check_parser.add_argument("files", nargs="+", metavar="FILE")
-    check_parser.add_argument("--variant", choices=sorted(VARIANTS), default="international",
+    check_parser.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default="international",
                               help="variant of games without a GameType tag (default: international)")
     check_parser.set_defaults(func=check)
 

@@ -13,6 +13,7 @@ import time
 
 from rig.board import Board
 from rig.errors import RigError
+from rig.commands.names import variant_arg
 from rig.variants import VARIANTS
 
 
@@ -29,7 +30,7 @@ def _depth(text: str) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("perft", help="count leaf positions to a depth and print nodes per second",
                               description=__doc__.split("\n")[0].split(": ", 1)[1])
-    p.add_argument("variant", choices=sorted(VARIANTS), metavar="VARIANT",
+    p.add_argument("variant", type=variant_arg, metavar="VARIANT",
                    help=f"one of {', '.join(sorted(VARIANTS))}")
     p.add_argument("depth", type=_depth, metavar="DEPTH", help="plies to search (0 or more)")
     p.add_argument("--fen", help="start position (PDN FEN, e.g. W:W31-50:B1-20); default: the initial position")

@@ -8,7 +8,8 @@ import argparse
 from rig.ballots import TABLES, get_ballot
 from rig.errors import RigError
 from rig.law import IRREGULARITY_TYPES, OBSERVATION_TYPES, book_for, laws
-from rig.rulesets import RATES, default_ruleset_for, get_ruleset
+from rig.rulesets import RATES, RuleSet, default_ruleset_for, get_ruleset
+from rig.variants import get_variant
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,19 +27,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    try:
+    try:  # the command line is an edge: the names are resolved here, once (exit 2 naming a bad one)
         if args.ruleset:
             rs = get_ruleset(args.ruleset)
-            if args.variant and args.variant.lower() != rs.variant:
-                print(f"rig rules: {rs.id} is for {rs.variant}, not {args.variant}")
+            if args.variant and get_variant(args.variant) != rs.variant:
+                print(f"rig rules: {rs.id} is for {rs.variant.name}, not {args.variant}")
                 return 2
         else:
-            rs = default_ruleset_for(args.variant or "portuguese")
+            rs = default_ruleset_for(get_variant(args.variant or "portuguese"))
     except (RigError, ValueError, KeyError) as exc:
         print(f"rig rules: {exc}")
         return 2
     win, draw, loss = rs.scoring
-    print(f"{rs.id}: {rs.title} ({rs.source}), variant {rs.variant}")
+    print(f"{rs.id}: {rs.title} ({rs.source}), variant {rs.variant.name}")
     print(f"  game end: no piece or no move loses ({rs.game_end_article})")
     print(f"  scoring: win {win:g}, draw {draw:g}, loss {loss:g} ({rs.scoring_article})")
     side = "same player to move" if rs.repetition_same_side_to_move else "position of the pieces"
@@ -50,11 +51,11 @@ def run_rules(args: argparse.Namespace) -> int:
     if rs.both_flags_article:
         print(f"  {rs.label(rs.both_flags_article)}: both flags fallen is a draw")
     print("  the rig reports a draw rule with its article; the arbiter decides")
-    print_law(rs.id)
+    print_law(rs)
     return 0
 
 
-def print_law(ruleset: str) -> None:
+def print_law(ruleset: RuleSet) -> None:
     """The rule set's law on irregularities (rig.law): per type its article, its consequence and the status
     once the opponent has played on."""
     book = book_for(ruleset)

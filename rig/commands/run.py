@@ -32,12 +32,12 @@ from dataclasses import replace
 from rig.errors import RigError
 from rig.commands import stop_on_signals
 from rig.session import ClockEvent, Header
-from rig.variants import VARIANTS, get_variant
+from rig.commands.names import RULESET_METAVAR, VARIANT_METAVAR, ruleset_arg, ruleset_for, variant_arg
+from rig.variants import INTERNATIONAL, PORTUGUESE, Variant
 
 __all__ = ["register", "run", "RunSetupError"]
 
 DEFAULT_CONFIG = "rig-matrix.toml"
-RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
 
 
 class RunSetupError(RigError, ValueError):
@@ -49,8 +49,8 @@ def register(subparsers) -> None:
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", default=DEFAULT_CONFIG, help=f"matrix config TOML (default {DEFAULT_CONFIG}; "
                    "the standard wiring when the default file is absent)")
-    p.add_argument("--variant", choices=sorted(VARIANTS), help="the variant (default: the config's)")
-    p.add_argument("--ruleset", choices=RULESETS, help="the rule set (default: the variant's)")
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, help="the variant (default: the config's)")
+    p.add_argument("--ruleset", type=ruleset_arg, metavar=RULESET_METAVAR, help="the rule set (default: the variant's)")
     p.add_argument("--fen", help="start position (PDN FEN) when not the initial one")
     p.add_argument("--tag", action="append", default=[], metavar="NAME=VALUE", help="PDN tag (repeatable)")
     clk = p.add_mutually_exclusive_group()
@@ -108,7 +108,7 @@ def _tags(items: list[str]) -> dict[str, str]:
     return out
 
 
-def _config(args, variant: str | None):
+def _config(args, variant: Variant | None):
     from sensors.config import default_matrix_config, load_matrix_config
 
     if os.path.exists(args.config) or args.config != DEFAULT_CONFIG:
@@ -117,9 +117,9 @@ def _config(args, variant: str | None):
         except (RigError, ValueError) as exc:
             raise RunSetupError(str(exc)) from None
         if variant is not None and cfg.variant != variant:
-            raise RunSetupError(f"{args.config} is calibrated for {cfg.variant}, not {variant}")
+            raise RunSetupError(f"{args.config} is calibrated for {cfg.variant.name}, not {variant.name}")
         return cfg
-    return default_matrix_config(variant or "portuguese")
+    return default_matrix_config(variant or PORTUGUESE)
 
 
 def _seed(text: str) -> int | str:
@@ -171,22 +171,22 @@ def _has_clock(args) -> bool:
     return bool(args.clock_port or args.clock_gpio or args.simulate is not None)
 
 
-def _sim_session(args, variant: str | None, clock: bool, tags: dict[str, str]):
+def _sim_session(args, variant: Variant | None, clock: bool, tags: dict[str, str]):
     from rig.simulate import HumanModel, simulate_game
     from rig.simulate.games import load_pdn_game, load_random_game
 
     if args.simulate == "random":
         if args.plies < 1:
             raise RunSetupError("--plies must be positive")
-        source = load_random_game(variant or "portuguese", args.plies, _seed(args.seed), args.fen)
+        source = load_random_game(variant or PORTUGUESE, args.plies, _seed(args.seed), args.fen)
     else:
-        source = load_pdn_game(args.simulate, args.game, variant or "international")
+        source = load_pdn_game(args.simulate, args.game, variant or INTERNATIONAL)
         if variant is not None and source.variant != variant:
-            raise RunSetupError(f"{args.simulate} game {args.game} is {source.variant}, not {variant}")
+            raise RunSetupError(f"{args.simulate} game {args.game} is {source.variant.name}, not {variant.name}")
     model = HumanModel(bounce_p=0.0)  # through a matrix, the switches bounce, not the hands
     session = simulate_game(source.variant, source.moves, fen=source.fen, seed=_seed(args.seed), clock=clock,
                             model=model, tags={**source.tags, **tags},
-                            ruleset=args.ruleset)
+                            ruleset=ruleset_for(source.variant, args.ruleset))
     return source, session, model
 
 
@@ -230,14 +230,14 @@ def run(args: argparse.Namespace) -> int:
             except SessionFormatError as exc:
                 raise RunSetupError(f"{args.resume}: {exc}") from None
             variant = recovered.header.variant
-            if args.variant and get_variant(args.variant).name != variant:
-                raise RunSetupError(f"{args.resume} is a {variant} session, not {args.variant}")
+            if args.variant and args.variant != variant:
+                raise RunSetupError(f"{args.resume} is a {variant.name} session, not {args.variant.name}")
             clock_on = bool(recovered.header.extra.get("clock"))
             if args.no_clock and clock_on or _has_clock(args) and not clock_on:
                 raise RunSetupError(f"{args.resume} was recorded {'with' if clock_on else 'without'} a clock: "
                                     "resume it the same way")
         else:
-            variant = get_variant(args.variant).name if args.variant else None
+            variant = args.variant
             clock_on = _has_clock(args)
         camera = None
         if getattr(args, "camera", None):
@@ -247,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
                 raise RunSetupError("--camera and --simulate do not go together")
             camera = load_camera_config(args.camera)
             if variant is not None and camera.variant != variant:
-                raise RunSetupError(f"{args.camera} is calibrated for {camera.variant}, not {variant}")
+                raise RunSetupError(f"{args.camera} is calibrated for {camera.variant.name}, not {variant.name}")
             variant = camera.variant
         if variant is None and args.simulate is None:
             from sensors.config import load_matrix_config
@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             variant = source.variant
             sim = (source, session, model)
         cfg = _config(args, variant)
-        v = get_variant(cfg.variant)
+        v = cfg.variant
         if recovered is not None:
             header = recovered.header
             paths = RunPaths(args.resume)
@@ -269,12 +269,12 @@ def run(args: argparse.Namespace) -> int:
                 extra = dict(h.extra, source="simulated-matrix", clock=clock_on)
                 header = replace(h, extra=extra)
             else:
-                ruleset = args.ruleset or v.default_ruleset
+                ruleset = ruleset_for(v, args.ruleset)
                 if args.fen:
                     from rig.board import Board
 
                     Board(v, args.fen)  # raises on a bad FEN
-                header = Header(v.name, ruleset, args.fen, tags,
+                header = Header(v, ruleset, args.fen, tags,
                                 extra={"source": "camera" if camera else "matrix", "clock": clock_on,
                                        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
             paths = RunPaths.for_output(args.out)
@@ -339,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
             publisher = CloseLater(publisher)
             later = (publisher,)
         loop.sinks.add(publisher)
-    info = (f"{v.name}, {header.ruleset}; {'simulated board' if sim else 'camera' if camera else 'matrix'}"
+    info = (f"{v.name}, {header.ruleset.id}; {'simulated board' if sim else 'camera' if camera else 'matrix'}"
             f"{', clock' if clock_on else ', no clock'}; session {paths.session}")
     screen.start(view, info)
     if recovered is not None:

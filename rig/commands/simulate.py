@@ -23,7 +23,8 @@ from rig.errors import RigError
 from rig.simulate import INJECTION_TYPES, HumanModel, Injection, simulate_game
 from rig.simulate.games import GameSource, load_pdn_game, load_random_game
 from rig.simulate.model import BEHAVIOURS
-from rig.variants import VARIANTS
+from rig.commands.names import VARIANT_METAVAR, variant_arg
+from rig.variants import INTERNATIONAL, PORTUGUESE
 
 __all__ = ["register", "run", "MODELS"]
 
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     p.add_argument("--game", dest="game_index", type=int, default=1, metavar="N",
                    help="which game of the file (1-based, default 1)")
     p.add_argument("--random", type=int, metavar="PLIES", help="random legal play of PLIES moves instead of a PDN game")
-    p.add_argument("--variant", choices=sorted(VARIANTS), default=None,
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default=None,
                    help="variant for --random, and of PDN games without a GameType tag (default international)")
     p.add_argument("--seed", default="0", help="seed of the human model (any text; default 0)")
     p.add_argument("--no-clock", action="store_true", help="no game clock: moves end when the board stands still")
@@ -62,10 +63,10 @@ def _source(args: argparse.Namespace) -> GameSource:
             raise RigError("give either GAME.pdn or --random, not both")
         if args.random < 1:
             raise RigError("--random needs a positive number of plies")
-        return load_random_game(args.variant or "portuguese", args.random, args.seed)
+        return load_random_game(args.variant or PORTUGUESE, args.random, args.seed)
     if not args.game:
         raise RigError("give a PDN file (GAME.pdn) or --random PLIES")
-    return load_pdn_game(args.game, args.game_index, args.variant or "international")
+    return load_pdn_game(args.game, args.game_index, args.variant or INTERNATIONAL)
 
 
 def run(args: argparse.Namespace) -> int:

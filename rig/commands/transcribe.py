@@ -101,7 +101,7 @@ def transcribe(stream: TextIO, settings: Settings | None = None, explain: TextIO
     engine = Reconstructor(header, settings, trace=explain is not None)
     variant = engine.variant
     if explain is not None:
-        explain.write(f"{name}: {header.variant}, rule set {header.ruleset}, "
+        explain.write(f"{name}: {header.variant.name}, rule set {header.ruleset.id}, "
                       f"start {header.fen or 'initial position'}\n")
     previous: frozenset[int] | None = None
     for ev in items:

@@ -17,7 +17,7 @@ import sys
 import threading
 
 from rig.errors import RigError
-from rig.variants import VARIANTS, get_variant
+from rig.commands.names import VARIANT_METAVAR, ruleset_for, variant_arg
 
 __all__ = ["register", "cmd_read", "cmd_calibrate_camera", "cmd_record_camera", "add_record_options",
            "add_calibrate_parser"]
@@ -67,7 +67,7 @@ def cmd_calibrate_camera(args) -> int:
     from calibration.camera import calibrate_camera
     from vision.config import save_camera_config
 
-    v = get_variant(args.variant)
+    v = args.variant
     try:
         capture = None
         if args.empty or args.start:
@@ -83,7 +83,7 @@ def cmd_calibrate_camera(args) -> int:
             empty = capture.read()[1]
             input(f"Now set up the {v.name} start position, hands away: press Enter ")
             start = capture.read()[1]
-        report = calibrate_camera(v.name, empty, start, px=args.px, marker_size=args.marker_size,
+        report = calibrate_camera(v, empty, start, px=args.px, marker_size=args.marker_size,
                                   marker_offset=args.marker_offset, use_markers=not args.no_markers)
         config = report.config
         if capture is not None:
@@ -112,8 +112,9 @@ def cmd_record_camera(args) -> int:
 
     try:
         config = load_camera_config(args.camera)
-        if args.variant and get_variant(args.variant).name != config.variant:
-            raise ValueError(f"{args.camera} is calibrated for {config.variant}, not {args.variant}")
+        if args.variant and args.variant != config.variant:
+            raise ValueError(f"{args.camera} is calibrated for {config.variant.name}, not {args.variant.name}")
+        ruleset = ruleset_for(config.variant, args.ruleset)
         if args.images is None and args.fps != 5.0:
             raise ValueError("--fps goes with --images (a camera runs at its own rate)")
         capture = open_capture(device=args.device, images=args.images, fps=args.fps, size=config.image_size)
@@ -122,9 +123,8 @@ def cmd_record_camera(args) -> int:
             capture.lock(config.capture)
     except (RigError, ValueError, OSError) as exc:
         return _fail("record", exc)
-    v = get_variant(config.variant)
     board = CameraBoard(config)
-    header = Header(v.name, args.ruleset or v.default_ruleset, tags={"Event": args.event} if args.event else {},
+    header = Header(config.variant, ruleset, tags={"Event": args.event} if args.event else {},
                     extra={"source": "camera"})
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
     side = None if args.output == "-" else os.path.splitext(args.output)[0] + ".camera.jsonl"
@@ -175,7 +175,7 @@ def add_record_options(p: argparse.ArgumentParser) -> None:
 
 def add_calibrate_parser(targets) -> None:
     p = targets.add_parser("camera", help="learn the camera's view of the board (empty board, then start position)")
-    p.add_argument("--variant", choices=sorted(VARIANTS), default="portuguese")
+    p.add_argument("--variant", type=variant_arg, metavar=VARIANT_METAVAR, default="portuguese")
     p.add_argument("-o", "--output", default="rig-camera.toml", help="config TOML to write (default rig-camera.toml)")
     p.add_argument("--empty", metavar="EMPTY.jpg", help="a picture of the empty board")
     p.add_argument("--start", metavar="START.jpg", help="a picture of the start position, same camera and place")

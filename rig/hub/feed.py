@@ -22,7 +22,7 @@ from rig.board import Board
 from rig.errors import RigError
 from rig.fen import parse_fen
 from rig.pdn.record import ROSTER
-from rig.variants import get_variant
+from rig.variants import Variant
 
 __all__ = ["FeedNode", "GameFeed", "plain_fen", "RELAY_GAMETYPES", "RELAY_RESULTS", "relay_problem",
            "clk_command"]
@@ -33,10 +33,10 @@ RELAY_GAMETYPES = (20, 25, 26, 40)
 RELAY_RESULTS = ("2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "*")
 
 
-def plain_fen(fen: str, variant: str) -> str:
+def plain_fen(fen: str, variant: Variant) -> str:
     """The FEN with every square listed (no ``31-50`` ranges), kings as ``K``: ``W:W31,32,...:B1,2,...``
     (squares named as the variant names them: numbers, or ``a1``.. for brazilian)."""
-    v = get_variant(variant)
+    v = variant
     p = parse_fen(fen, v)
 
     def side(men: frozenset[int], kings: frozenset[int]) -> str:
@@ -51,9 +51,9 @@ def clk_command(ms: int) -> str:
     return f"[%clk {s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}]"
 
 
-def relay_problem(variant: str) -> str | None:
+def relay_problem(variant: Variant) -> str | None:
     """Why the relay cannot play games of this variant (None when it can)."""
-    v = get_variant(variant)
+    v = variant
     gametype = int(v.pdn_gametype.split(",")[0])
     if gametype in RELAY_GAMETYPES:
         return None
@@ -86,7 +86,7 @@ class FeedNode:
 class GameFeed:
     """One game of the round PDN: fixed tags, appended steps, ``*`` until the end."""
 
-    variant: str
+    variant: Variant
     tags: dict[str, str]
     start_fen: str | None = None
     nodes: list[FeedNode] = field(default_factory=list)
@@ -105,7 +105,7 @@ class GameFeed:
             self._board = b.copy(stack=False)
         return self._board
 
-    def can_restart(self, variant: str, start_fen: str | None, tags: dict[str, str]) -> bool:
+    def can_restart(self, variant: Variant, start_fen: str | None, tags: dict[str, str]) -> bool:
         """Before its first step a feed still takes the board's variant, start position and tags."""
         if self.nodes or self.result != "*":
             return False
@@ -227,7 +227,7 @@ class GameFeed:
     # -- the text ----------------------------------------------------------------------------
 
     def tag_pairs(self) -> list[tuple[str, str]]:
-        v = get_variant(self.variant)
+        v = self.variant
         pairs = [(k, self.result if k == "Result" else self.tags.get(k, "????.??.??" if k == "Date" else "?"))
                  for k in ROSTER]
         pairs.append(("GameType", v.pdn_gametype))

@@ -49,7 +49,7 @@ class Messages:
         h = engine.header
         d = self.common(kind, t)
         d.update({
-            "header": {"variant": h.variant, "ruleset": h.ruleset, "fen": h.fen, "tags": dict(h.tags),
+            "header": {"variant": h.variant.name, "ruleset": h.ruleset.id, "fen": h.fen, "tags": dict(h.tags),
                        "clock": bool(h.extra.get("clock"))},
             "moves": [dict(m.to_json(), idx=i) for i, m in enumerate(engine.moves)],
             "irregularities": [dict(x.report(), idx=i) for i, x in enumerate(engine.irregularities)],

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rig.fen import parse_fen
-from rig.variants import get_variant
+from rig.rulesets import RuleSet, get_ruleset
+from rig.variants import INTERNATIONAL, Variant, get_variant
 
 __all__ = ["GameState", "GameKey", "alerts_of"]
 
@@ -19,9 +20,9 @@ GameKey = tuple[int, str]          # (round, board)
 _HEALTH_KEPT = 20
 
 
-def _occupied(fen: str | None, variant: str) -> dict[int, str]:
+def _occupied(fen: str | None, variant: Variant) -> dict[int, str]:
     """square -> piece code (w, b, W, B) of a FEN (the variant's initial position for None)."""
-    v = get_variant(variant)
+    v = variant
     if fen is None:
         from rig.board import Board
 
@@ -41,8 +42,8 @@ class GameState:
     round: int
     board: str
     session: str | None = None
-    variant: str = "international"
-    ruleset: str = ""
+    variant: Variant = INTERNATIONAL
+    ruleset: RuleSet | None = None
     start_fen: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
     has_clock: bool = False
@@ -148,8 +149,9 @@ class GameState:
 
     def _snapshot(self, msg: dict[str, Any]) -> None:
         h = msg.get("header") or {}
-        self.variant = get_variant(h.get("variant", self.variant)).name
-        self.ruleset = h.get("ruleset", self.ruleset)
+        # a board's message is an edge: the header's names are resolved here, once
+        self.variant = get_variant(h.get("variant", self.variant))
+        self.ruleset = get_ruleset(h["ruleset"]) if h.get("ruleset") else self.ruleset
         self.start_fen = h.get("fen")
         self.tags = {str(k): str(v) for k, v in (h.get("tags") or {}).items()}
         self.has_clock = bool(h.get("clock"))
@@ -189,7 +191,7 @@ class GameState:
         """The card of the all-boards page (and each SSE event)."""
         standing = self.standing()
         last = standing[-1] if standing else None
-        return {"board": self.board, "round": self.round, "variant": self.variant,
+        return {"board": self.board, "round": self.round, "variant": self.variant.name,
                 "white": self.tags.get("White", "?"), "black": self.tags.get("Black", "?"),
                 "fen": self.fen, "pieces": self._pieces(), "last": last["move"] if last else None,
                 "last_squares": self.last_squares,
@@ -207,7 +209,8 @@ class GameState:
     def detail(self) -> dict[str, Any]:
         """Everything the game page and ``/api/game/BOARD`` show."""
         d = self.summary()
-        d.update({"session": self.session, "ruleset": self.ruleset, "start_fen": self.start_fen,
+        d.update({"session": self.session, "ruleset": self.ruleset.id if self.ruleset else "",
+                  "start_fen": self.start_fen,
                   "tags": self.tags, "moves_list": [m for _, m in sorted(self.moves.items())],
                   "irregularities": [x for _, x in sorted(self.irregularities.items())],
                   "health": self.health, "lost": self.lost})

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from rig.hub import HubError
 from rig.hub.protocol import check_id
-from rig.variants import VARIANTS, get_variant
+from rig.variants import VARIANTS, Variant, get_variant
 
 __all__ = ["Pairing", "load_pairings", "parse_pairings"]
 
@@ -37,7 +37,7 @@ class Pairing:
     white: str
     black: str
     position: int = 0
-    variant: str | None = None
+    variant: Variant | None = None
     event: str | None = None
 
 
@@ -93,7 +93,7 @@ def parse_pairings(text: str, fmt: str, name: str = "pairings") -> list[Pairing]
         if variant is not None:
             if variant not in VARIANTS:
                 raise HubError(f"{name}: {where}: unknown variant {variant!r}")
-            variant = get_variant(variant).name
+            variant = get_variant(variant)  # a pairings file is an edge: the name is resolved here, once
         if (rnd, board) in seen:
             raise HubError(f"{name}: {where}: board {board} is paired twice in round {rnd}")
         seen.add((rnd, board))

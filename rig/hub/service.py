@@ -24,6 +24,7 @@ from rig.hub.pairings import Pairing
 from rig.hub.protocol import KINDS, OFFLINE, ONLINE, Topics, check_id, decode, encode
 from rig.hub.store import Store
 from rig.hub.streams import Stream
+from rig.variants import INTERNATIONAL, Variant
 
 __all__ = ["Hub"]
 
@@ -35,7 +36,7 @@ Listener = Callable[[list[dict[str, Any]]], None]
 class Hub:
     """One tournament's hub. ``start(host, port)`` subscribes; without it, :meth:`receive` feeds it directly."""
 
-    def __init__(self, tournament: str, store: Store, *, pairings: list[Pairing] = (), variant: str = "international",
+    def __init__(self, tournament: str, store: Store, *, pairings: list[Pairing] = (), variant: Variant = INTERNATIONAL,
                  event: str | None = None):
         self.tournament = check_id(tournament, "tournament")
         self.store = store
@@ -385,7 +386,7 @@ class Hub:
                     notes.append(f"the feed goes on from {feed.setups} /FEN/ setup(s): an irregular position was "
                                  "accepted or set by the arbiter")
                 out.append({"position": pos, "board": board, "white": feed.tags.get("White", "?"),
-                            "black": feed.tags.get("Black", "?"), "variant": feed.variant,
+                            "black": feed.tags.get("Black", "?"), "variant": feed.variant.name,
                             "relayable": not reasons, "reasons": reasons, "notes": notes,
                             "steps": len(feed.nodes), "result": feed.result})
             for board in self.late.get(rnd, []):

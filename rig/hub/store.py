@@ -14,6 +14,8 @@ from rig.hub.feed import FeedNode, GameFeed
 from rig.hub.model import GameState
 from rig.hub.pairings import Pairing
 from rig.hub.streams import Stream
+from rig.rulesets import get_ruleset
+from rig.variants import get_variant
 
 __all__ = ["Store", "SCHEMA"]
 
@@ -76,7 +78,8 @@ class Store:
 
     def save_pairings(self, pairings: Iterable[Pairing]) -> None:
         self.db.executemany("INSERT OR REPLACE INTO pairings VALUES (?,?,?,?,?,?,?)",
-                            [(p.round, p.board, p.position, p.white, p.black, p.variant, p.event) for p in pairings])
+                            [(p.round, p.board, p.position, p.white, p.black, p.variant and p.variant.name, p.event)
+                             for p in pairings])
 
     def save_round(self, rnd: int, frozen: bool) -> None:
         self.db.execute("INSERT OR REPLACE INTO rounds VALUES (?,?)", (rnd, int(frozen)))
@@ -91,7 +94,8 @@ class Store:
     def save_game(self, g: GameState) -> None:
         key = (g.round, g.board)
         self.db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        key + (g.session, g.variant, g.ruleset, g.start_fen, json.dumps(g.tags), int(g.has_clock),
+                        key + (g.session, g.variant.name, g.ruleset.id if g.ruleset else "", g.start_fen,
+                               json.dumps(g.tags), int(g.has_clock),
                                g.result, g.reason, json.dumps(g.clock), int(g.lost), g.fen, json.dumps(g.restored),
                                json.dumps(g.health), g.seq, g.ts))
         moves = sorted(g.moves.items()) if g.dirty_all else \
@@ -113,7 +117,7 @@ class Store:
     def save_feed(self, rnd: int, board: str, position: int, feed: GameFeed, new_from: int) -> None:
         """The feed game's header and its steps from ``new_from`` on (steps are only ever appended)."""
         self.db.execute("INSERT OR REPLACE INTO feed_games VALUES (?,?,?,?,?,?,?,?)",
-                        (rnd, board, position, feed.variant, json.dumps(feed.tags), feed.start_fen, feed.fed_upto,
+                        (rnd, board, position, feed.variant.name, json.dumps(feed.tags), feed.start_fen, feed.fed_upto,
                          feed.result))
         self.db.executemany("INSERT INTO feed VALUES (?,?,?,?,?,?,?,?,?)",
                             [(rnd, board, pos, n.kind, n.text, n.number, int(n.white), n.clock, n.idx)
@@ -129,7 +133,8 @@ class Store:
     def load_games(self) -> list[GameState]:
         games = []
         for r in self.rows("SELECT * FROM games"):
-            g = GameState(r["round"], r["board"], r["session"], r["variant"], r["ruleset"] or "", r["start_fen"],
+            g = GameState(r["round"], r["board"], r["session"], get_variant(r["variant"]),
+                          get_ruleset(r["ruleset"]) if r["ruleset"] else None, r["start_fen"],
                           json.loads(r["tags"]), bool(r["has_clock"]))
             g.clock, g.result, g.reason, g.lost, g.fen = (json.loads(r["clock"]), r["result"], r["reason"] or "",
                                                          bool(r["lost"]), r["fen"])
@@ -149,7 +154,7 @@ class Store:
     def load_feeds(self) -> dict[int, list[tuple[str, GameFeed]]]:
         out: dict[int, list[tuple[str, GameFeed]]] = {}
         for r in self.rows("SELECT * FROM feed_games ORDER BY round, position"):
-            f = GameFeed(r["variant"], json.loads(r["tags"]), r["start_fen"], fed_upto=r["fed_upto"],
+            f = GameFeed(get_variant(r["variant"]), json.loads(r["tags"]), r["start_fen"], fed_upto=r["fed_upto"],
                          result=r["result"])
             f.nodes = [FeedNode(n["kind"], n["text"], n["number"] or 0, bool(n["white"]), n["clock"], n["idx"])
                        for n in self.rows("SELECT * FROM feed WHERE round=? AND board=? ORDER BY pos",
@@ -165,7 +170,8 @@ class Store:
         return {r["round"] for r in self.rows("SELECT round FROM rounds WHERE frozen=1")}
 
     def load_pairings(self) -> list[Pairing]:
-        return [Pairing(r["round"], r["board"], r["white"], r["black"], r["position"], r["variant"], r["event"])
+        return [Pairing(r["round"], r["board"], r["white"], r["black"], r["position"],
+                        get_variant(r["variant"]) if r["variant"] else None, r["event"])
                 for r in self.rows("SELECT * FROM pairings ORDER BY round, position")]
 
     def moves_of(self, rnd: int, board: str) -> list[dict[str, Any]]:

@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from rig.hub.protocol import check_id
 from rig.hub.service import Hub
-from rig.variants import get_variant
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE
 from rig.web.sse import Channel, EventStream
 
 __all__ = ["create_app", "Viewers", "PDN_TYPE"]
@@ -202,9 +202,8 @@ def layouts() -> dict[str, Any]:
     """Each variant's geometry as board.js takes it (the board pages' ``info``): squares as (file, rank)
     seen from White, their names, and whether the record names them algebraically (CBD art. 6A)."""
     out = {}
-    for name in ("portuguese", "brazilian", "international"):
-        v = get_variant(name)
-        out[name] = {"size": v.size, "algebraic": v.algebraic,
+    for v in (PORTUGUESE, BRAZILIAN, INTERNATIONAL):
+        out[v.name] = {"size": v.size, "algebraic": v.algebraic,
                      "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
                      "names": {str(s): v.square_name(s) for s in range(1, v.squares + 1)}}
     return out

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from rig.pdn.errors import PdnSyntaxError
-from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, Variant, get_variant
+from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, Variant
 
 __all__ = ["GameType", "GameTypeError", "parse_gametype", "result_text", "parse_result", "OUTCOMES",
            "DOUBLE_FORFEIT", "UNFINISHED", "normal_result"]
@@ -99,11 +99,11 @@ def parse_gametype(text: str) -> GameType:
                     None if invert is None else int(invert))
 
 
-def _international(variant: Variant | str) -> bool:
-    return get_variant(variant).size == 10
+def _international(variant: Variant) -> bool:
+    return variant.size == 10
 
 
-def result_text(variant: Variant | str, outcome: str | None) -> str:
+def result_text(variant: Variant, outcome: str | None) -> str:
     """The PDN result of an outcome (``"white"``, ``"black"``, ``"draw"`` or None) in the variant's style."""
     if outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {OUTCOMES}, not {outcome!r}")
@@ -122,18 +122,17 @@ _RESULT_FORMS = {
 }
 
 
-def parse_result(text: str, variant: Variant | str) -> str | None:
+def parse_result(text: str, variant: Variant) -> str | None:
     """The outcome of a PDN result: ``"white"``, ``"black"``, ``"draw"``, or None (``*``, double forfeit ``0-0``).
 
     Both result styles are read for every variant (wild files mix them)."""
-    get_variant(variant)
     t = text.strip().replace(" ", "")
     if t not in _RESULT_FORMS:
         raise PdnSyntaxError(f"result {text!r} is none of 2-0 1-1 0-2 1-0 1/2-1/2 0-1 0-0 *")
     return _RESULT_FORMS[t]
 
 
-def normal_result(text: str, variant: Variant | str) -> str:
+def normal_result(text: str, variant: Variant) -> str:
     """A result rewritten in the variant's own style (``0-0`` stays a double forfeit)."""
     t = text.strip().replace(" ", "")
     if t == DOUBLE_FORFEIT:

@@ -3,8 +3,10 @@
 docs/reconstruction.md explains the decisions; docs/engine-contract.md is the
 contract with the session simulator.
 
+>>> from rig.rulesets import FPD_2026
 >>> from rig.session import Header
->>> engine = Reconstructor(Header("portuguese", "fpd-2026"))
+>>> from rig.variants import PORTUGUESE
+>>> engine = Reconstructor(Header(PORTUGUESE, FPD_2026))
 >>> engine.board.turn
 True
 """

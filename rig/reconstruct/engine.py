@@ -79,7 +79,6 @@ from rig.reconstruct.state import (
 )
 from rig.rulesets import DrawCounter, GameTracker
 from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
-from rig.variants import get_variant
 
 __all__ = ["Reconstructor"]
 
@@ -88,15 +87,16 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
                     FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
-    >>> from rig.session import Header, Frame
-    >>> r = Reconstructor(Header("portuguese", "fpd-2026"))
+    >>> from rig.rulesets import FPD_2026
+    >>> from rig.session import Header
+    >>> r = Reconstructor(Header(FPD_2026.variant, FPD_2026))
     """
 
     def __init__(self, header: Header, settings: Settings | None = None, *, trace: bool = False):
         self.header = header
         self.settings = settings if settings is not None else Settings()
         self.trace = trace
-        self.variant = get_variant(header.variant)
+        self.variant = header.variant
         self.start_board = start_position(self.variant, header.fen).copy()
         self.board = snap(self.start_board)
         self.tracker = GameTracker(header.ruleset, self.start_board.copy())

@@ -9,9 +9,9 @@ each book its own way, are read from a turn's evidence by :mod:`rig.reconstruct.
 
 from __future__ import annotations
 
-
 from rig.board import Board
 from rig.law import Book, Consequence, Law, book_for
+from rig.rulesets import RuleSet
 
 __all__ = ["Judge"]
 
@@ -23,14 +23,14 @@ class Judge:
 
     __slots__ = ("ruleset", "book", "before", "replied")
 
-    def __init__(self, ruleset: str):
+    def __init__(self, ruleset: RuleSet):
         self.ruleset = ruleset
         self.book: Book = book_for(ruleset)
         self.before: dict[int, Board] = {}
         self.replied: set[int] = set()
 
     def __repr__(self) -> str:
-        return f"<Judge {self.ruleset} ({self.book.title}): {len(self.replied)} played on>"
+        return f"<Judge {self.ruleset.id} ({self.book.title}): {len(self.replied)} played on>"
 
     def law(self, kind: str) -> Law | None:
         return self.book.law(kind)

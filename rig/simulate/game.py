@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from rig.board import Board
 from rig.move import Move
+from rig.rulesets import RuleSet, default_ruleset_for, get_ruleset
 from rig.session import Event, Frame, Header
 from rig.simulate.model import HumanModel
 from rig.simulate.behaviours import clean_turn
@@ -60,7 +61,7 @@ def random_game(variant: Variant | str, plies: int, seed: int | str = 0, fen: st
 
 
 def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: str | None = None,
-                  ruleset: str | None = None, seed: int | str = 0, clock: bool = True,
+                  ruleset: RuleSet | str | None = None, seed: int | str = 0, clock: bool = True,
                   inject: Iterable[Injection | str | tuple] = (), model: HumanModel | None = None,
                   tags: dict[str, str] | None = None) -> SimulatedSession:
     """Turn a game into a realistic board session (seeded: the same arguments give the same session).
@@ -69,8 +70,10 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
     when None). ``inject``: irregularities to commit (:class:`Injection`, ``"TYPE@PLY[:corrected]"`` or
     ``(type, ply)``); after one that changes the position, the game's moves are kept while they stay legal,
     then random legal play takes over (see ``SimulatedSession.notes`` and ``diverged_at``).
+    ``variant`` and ``ruleset`` (default: the variant's) are objects or their names: this is a public entry.
     """
     v = get_variant(variant)
+    rs = get_ruleset(ruleset) if ruleset else default_ruleset_for(v)
     model = model or HumanModel()
     plan = resolve_moves(v, moves, fen)
     rng = random.Random(f"simulate:{v.name}:{seed}")
@@ -93,7 +96,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
     board = Board(v, fen)
     sim = Simulation(v, board, rng, model, clock)
     sim.quirk_rng = random.Random(f"behaviours:{v.name}:{seed}")
-    sim.ruleset = ruleset or v.default_ruleset
+    sim.ruleset = rs
     notes: list[str] = []
     if 0 in by_ply and by_ply[0].type == "wrong-setup":
         prepare_setup(sim)
@@ -153,7 +156,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
     events: list[Event] = sorted(frames + sim.hands.clock_events,
                                  key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
     hdr_tags = dict(tags or {})
-    header = Header(variant=v.name, ruleset=ruleset or v.default_ruleset, fen=fen, tags=hdr_tags,
+    header = Header(variant=v, ruleset=rs, fen=fen, tags=hdr_tags,
                     extra={"clock": clock, "simulator": {"seed": seed,
                                          "inject": [str(i) for i in injections]}})
     return SimulatedSession(header=header, events=events, expected_moves=[e.text for e in sim.expected],

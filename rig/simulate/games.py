@@ -8,6 +8,7 @@ from rig.errors import RigError
 from rig.move import Move
 from rig.pdn import read_file
 from rig.simulate.game import random_game
+from rig.variants import Variant
 
 __all__ = ["GameSource", "GameSourceError", "load_pdn_game", "load_pdn_games", "load_random_game", "CARRIED_TAGS"]
 
@@ -23,7 +24,7 @@ class GameSourceError(RigError, ValueError):
 class GameSource:
     """A game to simulate: variant, start position, moves, tags, and where it came from."""
 
-    variant: str
+    variant: Variant
     moves: list[Move]
     fen: str | None = None
     tags: dict[str, str] = field(default_factory=dict)
@@ -31,19 +32,19 @@ class GameSource:
     origin: str = ""
 
 
-def load_pdn_game(path: str, index: int = 1, default_variant: str = "international") -> GameSource:
+def load_pdn_game(path: str, index: int = 1, default_variant: str | Variant = "international") -> GameSource:
     """Game number ``index`` (1-based) of a PDN file, replayed through the rules core. A game with a
     ``/FEN/`` setup in its moves is taken up to the setup."""
     return _game_source(path, _read(path, default_variant), index)
 
 
-def load_pdn_games(path: str, default_variant: str = "international") -> list[GameSource]:
+def load_pdn_games(path: str, default_variant: str | Variant = "international") -> list[GameSource]:
     """Every game of a PDN file, in order (each as :func:`load_pdn_game` gives it)."""
     result = _read(path, default_variant)
     return [_game_source(path, result, i) for i in range(1, result.game_count + 1)]
 
 
-def _read(path: str, default_variant: str):
+def _read(path: str, default_variant: str | Variant):
     try:
         return read_file(path, default_variant)
     except OSError as exc:
@@ -68,12 +69,12 @@ def _game_source(path: str, result, index: int) -> GameSource:
             break
         moves.append(m)
     tags = {k: v for k, v in game.tags.items() if k in CARRIED_TAGS}
-    return GameSource(game.variant.name, moves, game.initial_fen, tags, game.result,
+    return GameSource(game.variant, moves, game.initial_fen, tags, game.result,
                       f"{path} game {index}")
 
 
-def load_random_game(variant: str, plies: int, seed: int | str = 0, fen: str | None = None) -> GameSource:
+def load_random_game(variant: Variant, plies: int, seed: int | str = 0, fen: str | None = None) -> GameSource:
     """Random legal play of up to ``plies`` moves (seeded)."""
     moves = random_game(variant, plies, seed, fen)
     return GameSource(variant, moves, fen, {"Event": "Random legal play", "Round": str(seed)}, "*",
-                      f"random {variant} game, {plies} plies, seed {seed}")
+                      f"random {variant.name} game, {plies} plies, seed {seed}")

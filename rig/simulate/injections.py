@@ -22,6 +22,7 @@ from rig.move import Move
 from rig.simulate.sessiontypes import Injection, InjectionError, side_name
 from rig.simulate.simulation import Simulation, resolve_moves
 from rig.simulate.hands import between, step_squares
+from rig.variants import Variant
 
 __all__ = ["HANDLERS", "CORRECTABLE", "ALWAYS_CORRECTED", "NEEDS_CLOCK", "check_injection", "applicable",
            "prepare_setup", "plain_moves", "backward_moves"]
@@ -547,16 +548,15 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def find_ply(variant, moves, kind: str, *, fen: str | None = None, clock: bool = True, start: int = 0,
+def find_ply(variant: Variant, moves, kind: str, *, fen: str | None = None, clock: bool = True, start: int = 0,
              corrected: bool = False) -> int | None:
     """The first turn at or after ``start`` where ``kind`` can be injected into the game ``moves`` (Move
     objects or notation), or None. Leaves room for the opponent's reply when the type must be accepted."""
     import random as _random
 
     from rig.simulate.model import HumanModel
-    from rig.variants import get_variant
 
-    v = get_variant(variant)
+    v = variant
     plan = resolve_moves(v, moves, fen)
     board = Board(v, fen)
     sim = Simulation(v, board, _random.Random(0), HumanModel(), clock)

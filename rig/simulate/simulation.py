@@ -14,6 +14,7 @@ from rig.board import Board
 from rig.errors import IllegalMoveError
 from rig.law import status_after_reply
 from rig.move import Move
+from rig.rulesets import default_ruleset_for
 from rig.session import ClockEvent
 from rig.simulate.hands import Hands, PlayersClock, between
 from rig.simulate.model import HumanModel
@@ -63,7 +64,7 @@ class Simulation:
         self.model = model
         self.white_first = board.turn
         self.use_clock = clock
-        self.ruleset = variant.default_ruleset     # whose book says what the opponent's move does (rig.law)
+        self.ruleset = default_ruleset_for(variant)     # whose book says what the opponent's move does (rig.law)
         self.hands = Hands(board.occupied(), rng, model)
         self.clock: PlayersClock | None = None
         self.ply = 0

@@ -27,7 +27,6 @@ from rig.errors import RigError
 from rig.reconstruct import (ClockUpdate, CounterUpdate, GameEnd, Irregularity, IrregularityUpdate, MoveEntry,
                              MoveWithdrawn, Note, PositionLost, PositionRestored)
 from rig.session import ArbiterEvent, Frame, Header
-from rig.variants import get_variant
 from rig.web.config import WebConfig
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,7 +62,7 @@ class GameFeed:
     def __init__(self, header: Header, config: WebConfig | None = None, *, session_path: str | None = None):
         self.header = header
         self.config = config or WebConfig()
-        self.variant = get_variant(header.variant)
+        self.variant = header.variant
         self.session_path = session_path
         self.epoch = secrets.token_hex(4)
         self.loop: LiveLoop | None = None
@@ -326,7 +325,7 @@ class GameFeed:
     def info(self) -> dict:
         """What does not change during the game: variant, board geometry, tags."""
         v = self.variant
-        return {"variant": v.name, "size": v.size, "ruleset": self.header.ruleset, "algebraic": v.algebraic,
+        return {"variant": v.name, "size": v.size, "ruleset": self.header.ruleset.id, "algebraic": v.algebraic,
                 "squares": {str(s): list(v.coords(s)) for s in range(1, v.squares + 1)},
                 "names": {str(s): v.square_name(s) for s in range(1, v.squares + 1)},
                 "tags": dict(self.header.tags), "rate": self._rate, "epoch": self.epoch}
