@@ -68,30 +68,56 @@ class Certainty:
             self._flag(found, t, mover, number, "capture-removed-early", sure, text + ", ".join(name(s) for s in sure))
         return found
 
+    #: the opponent's first lifted piece left off on a still board (its time, square, the mover, his move's
+    #: number), until his move tells whose hand had it (:meth:`_held_off_settled`)
+    _held_off: tuple[float, int, bool, int] | None = None
+
     def _held_off_observation(self, t: float) -> None:
         """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it
         while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004
-        art. 42.G): nothing on the board tells. Read as his turn begun; recorded as an observation."""
-        split = self._split
-        square = split.square
+        art. 42.G): nothing on the board tells yet. Read as his turn begun; an observation unless his move,
+        when read, is played with that piece (:meth:`_held_off_settled`)."""
+        self._held_off_settled(None, t)
+        self._held_off = (t, self._split.square, self.board.turn, self._number)
+
+    def _held_off_settled(self, move: Move | None, t: float) -> None:
+        """A move committed (``move``, of the side to move; None: the end of the session, or another piece
+        left off): the piece held off after the mover's move came down only as his opponent's move from its
+        square (never put back there first), so his hand had it (FMJD 002 art. 3.12: the piece played is the
+        one lifted); otherwise (put back, then played: the mover correcting a removal looks the same) the
+        sensors never told whose hand took it off: the observation."""
+        held = self._held_off
+        if held is None:
+            return
+        at, square, mover, number = held
+        if move is not None and self.board.turn == mover:
+            return                        # the mover's own move, committed now: his opponent's is to come
+        self._held_off = None
+        if move is not None and move.origin == square and not any(
+                c.square == square and not c.up for c in self._seg.changes):
+            return                        # it came down only as his move: in his hand all along
         name = self.variant.square_name
-        mover = self.board.turn
-        self._observe("wrong-piece-removed", t, (square,), f"{name(square)} off the board after the move",
-                      mover, self._number,
+        self._observe("wrong-piece-removed", at, (square,), f"{name(square)} off the board after the move",
+                      mover, number,
                       f"without a clock a piece off the board for {self.settings.stable_s:g} s may be in its owner's "
-                      "hand (he began his turn) or taken off by the mover: read as his turn begun")
+                      "hand (he began his turn) or taken off by the mover, and his move was not played with it: "
+                      "read as his turn begun")
 
     def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
         """The opponent's first lift while a square the mover never played to has just closed (less than
         ``touch_s`` before: a magnet passing close by, or a slow neighbour): the mover's move as the board
-        shows it without that square. A real landing of the mover comes well before his opponent's lift."""
+        shows it without that square. A real landing of the mover comes well before his opponent's lift.
+        The square may be the one the mover's piece left (a phantom there, dated a few ms before the
+        opponent's lift by the bounce of that lift): then only a legal move read exactly without it."""
         recent = frozenset(s for s, at in seg.placed_at.items()
-                           if s not in seg.occ0 and s in occ_before and c.t - at < self.settings.touch_s)
+                           if s in occ_before and c.t - at < self.settings.touch_s)
         if not recent or len(recent) > 2:
             return None
         occ = occ_before - recent
-        plan = self._plan(occ, c.square)
+        plan = self._plan(occ, c.square, faults=False)
         if plan is None:
+            return None
+        if not recent.isdisjoint(seg.occ0) and not (isinstance(plan, Explanation) and plan.legal and plan.exact):
             return None
         return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
 

@@ -32,6 +32,8 @@ class CommitPolicy:
 
     def _check_stable(self, t: float) -> None:
         """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
+        if self._undo_wait is not None:
+            self._settle_undo_wait(t)
         phase = self._phase
         seg = self._seg
         if phase == PLAY:
@@ -196,6 +198,8 @@ class CommitPolicy:
                 other_side: bool = False, pass_accepted: bool = False) -> None:
         """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
         becomes the position as it stands and the opponent's turn begins."""
+        if self._held_off is not None:
+            self._held_off_settled(None if other_side else expl.move, t)
         seg = self._seg
         occ = self._occ if occ_after is None else occ_after
         setup_before = None

@@ -102,7 +102,7 @@ class IrregularityDetector:
                            if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
             if early:
                 found.extend(self._early_removal_findings(early, move, final, t, number))
-            order = judge.removal_out_of_order(move, seg.lifted_at)
+            order = judge.removal_out_of_order(move, seg.lifted_at, self.settings.bounce_s)
             if order is not None:
                 flag("capture-removed-out-of-order", order,
                      f"removed {', '.join(name(s) for s in order)}; jumped "

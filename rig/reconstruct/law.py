@@ -101,24 +101,28 @@ class Judge:
 
     # -- removal order -------------------------------------------------------------------------------
 
-    def removal_out_of_order(self, move: Move, lifted_at: dict[int, float]) -> tuple[int, ...] | None:
+    def removal_out_of_order(self, move: Move, lifted_at: dict[int, float],
+                             within: float = 0.0) -> tuple[int, ...] | None:
         """The order the captured pieces were seen removed, when it is neither the order they were jumped
         nor its reverse (FMJD 002 4.5, 4.6, 4.11; CODEX 004 art. 89); None when in order, when the book
         asks no order (the FPD's), or when fewer than three were removed. Pieces lifted in one frame
-        (the same time) are in order either way."""
+        (the same time), or less than ``within`` apart (the debounce window: two pieces taken off together
+        are dated at the end of their switches' bounce, which can put either first), are in order either
+        way: the switches do not show their order."""
         if len(move.captured) < 3 or "capture-removed-out-of-order" not in self.book.laws:
             return None
         times = [lifted_at[s] for s in move.captured if s in lifted_at]
-        if len(times) < 3 or _monotonic(times) or _monotonic([-x for x in times]):
+        if len(times) < 3 or _monotonic(times, within) or _monotonic([-x for x in times], within):
             return None
         seen = sorted((s for s in move.captured if s in lifted_at), key=lambda s: lifted_at[s])
         return tuple(seen)
 
 
-def _monotonic(values: Iterable[float]) -> bool:
-    last = None
+def _monotonic(values: Iterable[float], within: float = 0.0) -> bool:
+    """Non-decreasing, a value less than ``within`` below the highest before it counting as equal."""
+    top = None
     for v in values:
-        if last is not None and v < last:
+        if top is not None and v < top - within:
             return False
-        last = v
+        top = v if top is None else max(top, v)
     return True

@@ -32,6 +32,8 @@ class ClockPresses:
 
     def _clock(self, ev: ClockEvent) -> None:
         t = ev.t
+        if self._undo_wait is not None:
+            self._settle_undo_wait(t, now=True)     # the board as it stands at the press
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
         if ev.event == "press":

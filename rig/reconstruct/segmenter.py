@@ -19,7 +19,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, Undo, snap
 
 __all__ = ["Segmenter"]
 
@@ -83,7 +83,41 @@ class Segmenter:
 
     # -- square changes ----------------------------------------------------------------------
 
+    #: a placement that put the board back as it was before the last move: (its time, the undo it matched),
+    #: read as a take-back once the board has stayed so a while (:meth:`_settle_undo_wait`)
+    _undo_wait: tuple[float, Undo] | None = None
+
+    def _settle_undo_wait(self, t: float, now: bool = False) -> None:
+        """The board put back as it was before the last move (FPD 000 art. 4.8; CODEX 004 art. 42.D) is a
+        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press or the end settles
+        it); a change sooner drops it (a neighbour phantom on the square the move left, the move going on)."""
+        wait = self._undo_wait
+        if wait is None:
+            return
+        at, undo = wait
+        if not now:
+            until = at + self._undo_wait_s()
+            if t < until:
+                return
+            p = self._deb.earliest_pending()
+            if p is not None and p < until:
+                return
+        self._undo_wait = None
+        if self._undo is undo and self._phase == PLAY and self._occ == undo.occ_before:
+            self._try_undo(at, self._occ)
+
+    def _undo_wait_s(self) -> float:
+        """How long a square closed by a neighbour phantom can read occupied: under ``touch_s``, dated from
+        the end of its bounce to the end of the next (up to ``bounce_s`` more)."""
+        return self.settings.touch_s + self.settings.bounce_s
+
     def _change(self, c: SquareChange) -> None:
+        wait = self._undo_wait
+        if wait is not None:
+            if c.t >= wait[0] + self._undo_wait_s():
+                self._settle_undo_wait(c.t, now=True)
+            else:
+                self._undo_wait = None    # the board moved on at once: not put back
         if c.up:
             self._occ = self._occ - {c.square}
         else:
@@ -117,11 +151,18 @@ class Segmenter:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
                 self._removal_plan = None
-                plan = self._plan(occ_before, c.square)
+                # a square closed a moment ago (a neighbour phantom) before a faulty switch
+                plan = self._plan(occ_before, c.square, faults=False)
+                phantom = None
+                if plan is None and self._removal_plan is None:
+                    if seg.placed_at:
+                        phantom = self._phantom_free_split(seg, c, occ_before)
+                    if phantom is None:
+                        plan = self._fault_plan(occ_before, c.square)
                 if plan is not None:
                     self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
-                elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
-                    self._split = split
+                elif phantom is not None:
+                    self._split = phantom
                 elif not self._clock_mode and not self._batch_more:
                     self._split = self._standing_split(seg, c, occ_before)
             elif self._split.square not in occ_before and self._held is not None:
@@ -146,7 +187,9 @@ class Segmenter:
                 self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                if self._split_captures(c.square):
+                if c.square not in self._split.occ:
+                    pass                    # the phantom the split was read without opens again
+                elif self._split_captures(c.square):
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 elif self._mask.assumed and self._split_to_masked():
@@ -179,8 +222,13 @@ class Segmenter:
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg
-        if self._undo is not None and not self._batch_more and self._try_undo(c.t, occ):
-            return
+        if self._undo is not None and not self._batch_more:
+            if not c.up and occ == self._undo.occ_before and occ != seg.occ0:
+                # put back as it was, maybe: a take-back once the board stays so (a neighbour phantom
+                # closes a square a moment, maybe the very square a take-back fills)
+                self._undo_wait = (c.t, self._undo)
+            elif self._try_undo(c.t, occ):
+                return
         if len(occ ^ seg.occ0) >= self._lost_limit():
             self._lose(c.t, occ)
 

@@ -1,0 +1,206 @@
+"""Real-board habits on the hard preset (issue 9 parts 1-2): each a minimal session of the habit as the
+soak found it misread, per variant and clock mode; an alarm is raised only where the frames prove it."""
+
+from __future__ import annotations
+
+import pytest
+
+from reconstruct_helpers import VARIANTS
+from rig.board import Board
+from session_builder import SessionBuilder, run
+
+
+def _on_from_destination(board: Board):
+    """A plain first move ``a-b`` after which, the opponent passing, the piece on ``b`` moves on."""
+    for m1 in board.legal_moves:
+        if m1.captured:
+            continue
+        after = board.copy()
+        after.push(m1)
+        after.turn = board.turn
+        on = [m for m in after.legal_moves if m.origin == m1.destination and not m.captured]
+        if on:
+            return m1, on[0]
+    raise AssertionError("no piece that can move twice")
+
+
+def _pass_then_move_on_with_phantom(variant: str):
+    """White plays a-b and presses; black presses without a move (clock-without-move); white moves the piece
+    on b on, and as he lifts it the switch of a, next to it, reads closed 120 ms (a neighbour phantom): for
+    25 ms the board reads as before a-b."""
+    b = SessionBuilder(variant, clock_header=True)
+    m1, m2 = _on_from_destination(b.board)
+    b.play(m1).press("white").press("black", 1.0)
+    b.board.turn = True                       # black passed
+    b.lift(m2.origin, 1.0).put(m1.origin, "w", 0.3).place(m2.destination, 0.025, "w")
+    b.lift(m1.origin, 0.12)                   # the phantom ends
+    b.board.push(m2)
+    b.press("white")
+    return b, m1, m2
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_neighbour_phantom_not_move_taken_back_after_a_pass_clock(variant):
+    b, m1, m2 = _pass_then_move_on_with_phantom(variant)
+    e = run(b)
+    name = b.variant.square_name
+    assert [m.move_text for m in e.moves] == [f"{name(m1.origin)}-{name(m1.destination)}",
+                                              f"{name(m2.origin)}-{name(m2.destination)}"]
+    assert not any(m.withdrawn for m in e.moves)
+    assert [(i.type, i.side) for i in e.irregularities] == [("clock-without-move", "black")]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_move_taken_back_after_a_pass_still_read_clock(variant):
+    """The same hands putting the piece back on a for good: the take-back is read (at its placement)."""
+    b = SessionBuilder(variant, clock_header=True)
+    m1, _ = _on_from_destination(b.board)
+    b.play(m1).press("white").press("black", 1.0)
+    b.lift(m1.destination, 1.0).put(m1.origin, "w", 0.3)
+    placed = b.t
+    b.wait(2.0).frame()
+    e = run(b)
+    assert [(i.type, i.side) for i in e.irregularities] == [("clock-without-move", "black"),
+                                                          ("move-taken-back", "white")]
+    assert e.irregularities[1].t == placed
+    assert e.moves[0].withdrawn
+
+
+CLOCKS = [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")]
+
+
+def _capture_read_late(variant: str, clock: bool, gap: float):
+    """A single capture whose landing's switch closes late (a slow magnet): the captured piece's removal is
+    read ``gap`` s before the landing."""
+    from reconstruct_helpers import line_to_capture
+    from session_builder import play_line
+
+    b = play_line(SessionBuilder(variant, clock_header=clock), line_to_capture(variant), clock)
+    cap = next(m for m in b.board.legal_moves if len(m.captured) == 1)
+    side = "white" if b.board.turn else "black"
+    piece = b.pieces[cap.origin]
+    b.lift(cap.origin).remove(cap.captured[0], 0.45).place(cap.destination, gap, piece)
+    b.board.push(cap)
+    if clock:
+        b.press(side)
+    b.wait(2.5).play(b.board.legal_moves[0])
+    if clock:
+        b.press("black" if side == "white" else "white")
+    return b, cap
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_slow_magnet_not_capture_removed_early(variant, clock):
+    """The soak's false alarm: the landing read 40 ms after the removal. A slow magnet closes up to 0.25 s
+    late and a hand needs 0.2 s to go from the released piece to the captured one: an observation."""
+    b, cap = _capture_read_late(variant, clock, 0.04)
+    e = run(b)
+    assert e.irregularities == []
+    assert [(o.type, o.squares) for o in e.observations] == [("capture-removed-early", cap.captured)]
+    assert "40 ms" in e.observations[0].why
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_removal_beyond_the_magnet_margin_is_capture_removed_early(variant, clock):
+    b, cap = _capture_read_late(variant, clock, 0.06)
+    e = run(b)
+    assert [(i.type, i.squares) for i in e.irregularities] == [("capture-removed-early", cap.captured)]
+    assert e.observations == []
+
+
+THREE = {"brazilian": ("W:Wa1,h2:Bb2,d4,f6,h8", "a1xg7"), "international": ("W:W46:B41,32,22,12", "46x8")}
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", sorted(THREE))
+def test_two_at_once_not_capture_removed_out_of_order(variant, clock):
+    """Two captured pieces taken off together: their switches' bounce dates the second a few ms before the
+    first; the order jumped cannot be told from that (FMJD 4.11, CODEX art. 89), so no observation."""
+    fen, text = THREE[variant]
+    b = SessionBuilder(variant, fen, clock_header=clock)
+    cap = b.board.parse_move(text)
+    b.play(cap, remove=False)
+    first, second, third, *rest = cap.captured
+    b.remove(first, 0.3).remove(third, 0.3).remove(second, 0.006)   # 2nd and 3rd together, 3rd dated first
+    for s in rest:
+        b.remove(s, 0.3)
+    if clock:
+        b.press("white")
+    b.wait(3.0).frame()
+    e = run(b)
+    assert [m.move_text for m in e.moves] == [text]
+    assert e.irregularities == [] and e.observations == []
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", sorted(THREE))
+def test_removal_out_of_order_still_observed(variant, clock):
+    fen, text = THREE[variant]
+    b = SessionBuilder(variant, fen, clock_header=clock)
+    cap = b.board.parse_move(text)
+    first, second, third, *rest = cap.captured
+    b.play(cap, order=(first, third, second, *rest))
+    if clock:
+        b.press("white")
+    b.wait(3.0).frame()
+    e = run(b)
+    assert e.irregularities == []
+    assert [o.type for o in e.observations] == ["capture-removed-out-of-order"]
+
+
+def _reply_held_off(variant: str, then_play: bool):
+    """No clock: a move, then the opponent lifts a piece at once and thinks with it in hand 3 s (the board
+    still for longer than stable_s); then he plays it (``then_play``), or the session ends with it off."""
+    b = SessionBuilder(variant)
+    b.play(b.board.legal_moves[0])
+    reply = next(m for m in b.board.legal_moves if not m.captured)
+    b.lift(reply.origin, 0.4)
+    if then_play:
+        b.place(reply.destination, 3.0)
+        b.board.push(reply)
+    b.wait(3.0).frame()
+    return b, reply
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_reply_held_in_hand_then_played_no_observation_no_clock(variant):
+    """The piece off on a still board came down as its owner's move from its square: his hand had it."""
+    b, reply = _reply_held_off(variant, True)
+    e = run(b)
+    assert len(e.moves) == 2 and e.irregularities == []
+    assert e.observations == []
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_reply_held_off_to_the_end_is_an_observation_no_clock(variant):
+    """Never played: whose hand took it off, the sensors never told (the observation stays)."""
+    b, reply = _reply_held_off(variant, False)
+    e = run(b)
+    assert len(e.moves) == 1 and e.irregularities == []
+    assert [(o.type, o.squares) for o in e.observations] == [("wrong-piece-removed", (reply.origin,))]
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_neighbour_phantom_on_the_square_left_at_the_reply(variant, clock):
+    """White plays a-b; as black lifts his piece a phantom closes a (next to black's path) for 65 ms, dated
+    4 ms before black's lift by the lift's bounce: white's move is read without it, no irregularity."""
+    b = SessionBuilder(variant, clock_header=clock)
+    m1 = b.board.legal_moves[0]
+    b.play(m1)
+    if clock:
+        b.press("white")
+    reply = next(m for m in b.board.legal_moves if not m.captured)
+    b.put(m1.origin, "w", 0.4).lift(reply.origin, 0.004).lift(m1.origin, 0.061)
+    b.place(reply.destination, 0.4, "b")
+    b.board.push(reply)
+    if clock:
+        b.press("black")
+    b.wait(3.0).frame()
+    e = run(b)
+    name = b.variant.square_name
+    assert [m.move_text for m in e.moves] == [f"{name(m1.origin)}-{name(m1.destination)}",
+                                              f"{name(reply.origin)}-{name(reply.destination)}"]
+    assert e.irregularities == []
