@@ -204,3 +204,39 @@ def test_neighbour_phantom_on_the_square_left_at_the_reply(variant, clock):
     assert [m.move_text for m in e.moves] == [f"{name(m1.origin)}-{name(m1.destination)}",
                                               f"{name(reply.origin)}-{name(reply.destination)}"]
     assert e.irregularities == []
+
+
+def _soak_case(variant: str, seed: int, plies: int, clock: bool, inject=()):
+    """A soak session (bench/soak_transcribe.py ``--case``): a random game, the hard preset."""
+    from rig.simulate import HumanModel, random_game, simulate_game
+
+    return simulate_game(variant, random_game(variant, plies, f"soak:{seed}"), seed=seed, clock=clock,
+                         inject=list(inject), model=HumanModel.hard())
+
+
+def _assert_reads(session) -> None:
+    from rig.reconstruct import Reconstructor
+
+    e = Reconstructor(session.header)
+    for ev in session.events:
+        e.feed(ev)
+    e.finish()
+    assert [m.move_text for m in e.moves] == session.expected_report_moves
+    got = [(i.type, i.number, i.side, i.status) for i in e.irregularities]
+    assert got == [(d["type"], d["number"], d["side"], d["status"]) for d in session.expected_irregularities]
+
+
+def test_neighbour_phantom_on_a_captured_square_at_the_reply_brazilian_no_clock():
+    """Soak seed 11, case 11001137: white's a5xe5 taken off; as black lifts b8 a phantom closes d6 (a
+    captured square, next to b8-c7) 0.7 ms before: was capture-not-removed, opponent-piece-touched, and
+    black's b8-c7 a capture-not-taken."""
+    s = _soak_case("brazilian", 11001137, 25, False)
+    assert any(q.kind == "neighbour-phantom" and q.squares == (10,) for q in s.behaviours)
+    _assert_reads(s)
+
+
+def test_neighbour_phantom_not_move_taken_back_after_a_pass_brazilian_clock():
+    """Soak seed 7, case 7002605: f6-e7, black presses without a move, white e7-f8 with a 150 ms phantom on
+    f6 (dated to the end of its bounce): was move-taken-back and illegal-move."""
+    s = _soak_case("brazilian", 7002605, 63, True, ["position-lost@50", "clock-without-move@41"])
+    _assert_reads(s)

@@ -103,12 +103,13 @@ class Certainty:
                       "hand (he began his turn) or taken off by the mover, and his move was not played with it: "
                       "read as his turn begun")
 
-    def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
+    def _phantom_free_split(self, seg, c, occ_before: frozenset[int], exact: bool = False):
         """The opponent's first lift while a square the mover never played to has just closed (less than
         ``touch_s`` before: a magnet passing close by, or a slow neighbour): the mover's move as the board
         shows it without that square. A real landing of the mover comes well before his opponent's lift.
-        The square may be the one the mover's piece left (a phantom there, dated a few ms before the
-        opponent's lift by the bounce of that lift): then only a legal move read exactly without it."""
+        The square may be the one the mover's piece left or a captured piece's (a phantom there, dated a few
+        ms before the opponent's lift by the bounce of that lift): then only a legal move read exactly
+        without it (``exact``: only that, too)."""
         recent = frozenset(s for s, at in seg.placed_at.items()
                            if s in occ_before and c.t - at < self.settings.touch_s)
         if not recent or len(recent) > 2:
@@ -117,7 +118,8 @@ class Certainty:
         plan = self._plan(occ, c.square, faults=False)
         if plan is None:
             return None
-        if not recent.isdisjoint(seg.occ0) and not (isinstance(plan, Explanation) and plan.legal and plan.exact):
+        if (exact or not recent.isdisjoint(seg.occ0)) and not (isinstance(plan, Explanation) and plan.legal
+                                                               and plan.exact):
             return None
         return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
 

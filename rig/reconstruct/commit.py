@@ -130,8 +130,18 @@ class CommitPolicy:
         old = self._seg
         rest = old.changes[index:]
         self._seg = Segment(old.t0, old.occ0, pieces=old.pieces)
-        for c in old.changes[:index]:
-            self._record_change(self._seg, c)
+        head = old.changes[:index]
+        shown = set(old.occ0)
+        last: dict[int, int] = {}
+        for k, c in enumerate(head):
+            (shown.discard if c.up else shown.add)(c.square)
+            last[c.square] = k
+        # squares read closed at the cut that the plan leaves out (a neighbour phantom, just closed): their
+        # closing is no touch nor landing of the mover
+        phantom = {last[s] for s in shown - occ_at if s in last and t - head[last[s]].t < self.settings.touch_s}
+        for k, c in enumerate(head):
+            if k not in phantom:
+                self._record_change(self._seg, c)
         self._commit_plan(plan, t, reason, occ_at)
         seg = self._seg
         for c in rest:

@@ -159,6 +159,11 @@ class Segmenter:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
                         plan = self._fault_plan(occ_before, c.square)
+                elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
+                    # a captured piece "still standing" whose square closed a moment ago: a phantom there
+                    phantom = self._phantom_free_split(seg, c, occ_before, exact=True)
+                    if phantom is not None:
+                        plan = None
                 if plan is not None:
                     self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
                 elif phantom is not None:
