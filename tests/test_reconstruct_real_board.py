@@ -240,3 +240,24 @@ def test_neighbour_phantom_not_move_taken_back_after_a_pass_brazilian_clock():
     f6 (dated to the end of its bounce): was move-taken-back and illegal-move."""
     s = _soak_case("brazilian", 7002605, 63, True, ["position-lost@50", "clock-without-move@41"])
     _assert_reads(s)
+
+
+def test_two_at_once_flown_king_capture_path_told_by_removals_portuguese_no_clock():
+    """Soak seed 23, case 23002187: a king's 31x22x15x24 flown (slides only), 27 and 19 taken off together;
+    the path 31x9x2x24 (27, 5, 20) fitted the board as well until 19 left: 19's lift is a removal of the other
+    path, not black starting (was capture-not-removed 5, 20 and own-piece-removed)."""
+    s = _soak_case("portuguese", 23002187, 105, False)
+    _assert_reads(s)
+
+
+def test_neighbour_phantom_on_a_piece_taken_off_brazilian_no_clock():
+    """Soak seed 11, case 11001962 (real game 0): black's c5xa3, b4 taken off; as white lifts e3 (his
+    e3xc5) a phantom closes b4 for 149 ms: b4 is still off, black's capture stands exact (was
+    capture-not-removed, opponent-piece-touched, wrong/own-piece-removed and an illegal move)."""
+    from rig.simulate import HumanModel, simulate_game
+    from simulate_helpers import real_games
+
+    game = real_games("brazilian")[0]
+    s = simulate_game("brazilian", game.moves, fen=game.fen, seed=11001962, clock=False, model=HumanModel.hard(),
+                      tags=game.tags)
+    _assert_reads(s)

@@ -106,6 +106,24 @@ class Segmenter:
         if self._undo is undo and self._phase == PLAY and self._occ == undo.occ_before:
             self._try_undo(at, self._occ)
 
+    def _removal_on_other_path(self, plan: Explanation, c: SquareChange, occ: frozenset[int]) -> bool:
+        """An opponent's piece lifted while ``plan`` (a capture with pieces still standing) is on the board,
+        and a capture to the same square by another landing path takes that piece: the mover is clearing his
+        capture (a flown king's path is told by the removals, FMJD 002 art. 4.11), not the opponent starting.
+        Keeps that reading in ``_removal_plan``."""
+        alt = self._explain(occ)
+        if (alt is None or not alt.legal or c.square not in alt.move.captured
+                or alt.move.origin != plan.move.origin or alt.move.destination != plan.move.destination):
+            return False
+        self._removal_plan = alt
+        return True
+
+    def _split_back_briefly(self, c: SquareChange) -> bool:
+        """The opponent's first lifted piece's square closed again less than ``touch_s`` before ``c`` (a
+        neighbour phantom on a captured piece's square, or a slide: no piece put back by a hand)."""
+        at = self._seg.placed_at.get(self._split.square)
+        return at is not None and c.t - at < self.settings.touch_s
+
     def _undo_wait_s(self) -> float:
         """How long a square closed by a neighbour phantom can read occupied: under ``touch_s``, dated from
         the end of its bounce to the end of the next (up to ``bounce_s`` more)."""
@@ -159,6 +177,8 @@ class Segmenter:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
                         plan = self._fault_plan(occ_before, c.square)
+                elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
+                    plan = None                 # another landing path captures the lifted piece: a removal
                 elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
                     # a captured piece "still standing" whose square closed a moment ago: a phantom there
                     phantom = self._phantom_free_split(seg, c, occ_before, exact=True)
@@ -174,16 +194,24 @@ class Segmenter:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
                 seg = self._seg
-            elif self._split.square not in occ_before:
+            elif self._split.square not in occ_before or self._split_back_briefly(c):
+                # (its square closed again a moment ago: a neighbour phantom, the piece is still off)
+                back = self._split.square in occ_before
+                occ_before = occ_before - {self._split.square}
                 self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
                     plan, occ_before = split.plan, split.occ
-                if plan is not None:
+                if isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
+                    self._split = None    # another captured piece of the same capture by another path
+                elif plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
-                    self._commit_plan(plan, c.t, f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
-                                                 " his move starts", occ_before)
+                    reason = f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts"
+                    if back:
+                        self._cut(len(seg.changes), c.t, plan, occ_before, reason)    # without the phantom
+                    else:
+                        self._commit_plan(plan, c.t, reason, occ_before)
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(c.square):
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
