@@ -82,10 +82,12 @@ class Certainty:
 
     def _held_off_settled(self, move: Move | None, t: float) -> None:
         """A move committed (``move``, of the side to move; None: the end of the session, or another piece
-        left off): the piece held off after the mover's move came down only as his opponent's move from its
-        square (never put back there first), so his hand had it (FMJD 002 art. 3.12: the piece played is the
-        one lifted); otherwise (put back, then played: the mover correcting a removal looks the same) the
-        sensors never told whose hand took it off: the observation."""
+        left off): when his opponent's move is played with the piece held off after the mover's move (from
+        its square, straight from the hand or put back first: a long hold, FPD 000 art. 4.3 touch-move kept),
+        nothing stands for the arbiter whichever hand held it: had the mover taken it off, it was back before
+        the opponent moved (CODEX 004 art. 42.G: put right in time), as when it is off for less than
+        ``stable_s``, which is never an observation. Otherwise the sensors never told whose hand took it
+        off: the observation."""
         held = self._held_off
         if held is None:
             return
@@ -93,9 +95,8 @@ class Certainty:
         if move is not None and self.board.turn == mover:
             return                        # the mover's own move, committed now: his opponent's is to come
         self._held_off = None
-        if move is not None and move.origin == square and not any(
-                c.square == square and not c.up for c in self._seg.changes):
-            return                        # it came down only as his move: in his hand all along
+        if move is not None and move.origin == square:
+            return                        # his move was played with it: nothing stands for the arbiter
         name = self.variant.square_name
         self._observe("wrong-piece-removed", at, (square,), f"{name(square)} off the board after the move",
                       mover, number,
