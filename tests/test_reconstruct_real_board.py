@@ -261,3 +261,19 @@ def test_neighbour_phantom_on_a_piece_taken_off_brazilian_no_clock():
     s = simulate_game("brazilian", game.moves, fen=game.fen, seed=11001962, clock=False, model=HumanModel.hard(),
                       tags=game.tags)
     _assert_reads(s)
+
+
+def test_neighbour_phantom_beside_a_slow_magnet_king_slide_brazilian_clock():
+    """Soak seed 1, case 1001013: a king slides b8-h2, h2's switch closes late (slow magnet), a phantom closes
+    e3 beside the slide 98 ms before the early press: the press waits for the landing (was b8-e3, an
+    illegal move, then corrected)."""
+    s = _soak_case("brazilian", 1001013, 98, True, ["own-piece-removed@11:corrected"])
+    _assert_reads(s)
+
+
+def test_neighbour_phantom_beside_a_slow_magnet_king_slide_portuguese_clock():
+    """Soak seed 7, case 7000683: a king slides 29-15, a phantom closes 25 beside it and 15's switch closes
+    late, after the early press: the board showed 29-25 (legal) at the press, which waits for the landing
+    (was 29-25, then black's reply an illegal move)."""
+    s = _soak_case("portuguese", 7000683, 106, True, ["touched-piece-not-moved@41"])
+    _assert_reads(s)
