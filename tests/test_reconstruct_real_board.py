@@ -277,3 +277,23 @@ def test_neighbour_phantom_beside_a_slow_magnet_king_slide_portuguese_clock():
     (was 29-25, then black's reply an illegal move)."""
     s = _soak_case("portuguese", 7000683, 106, True, ["touched-piece-not-moved@41"])
     _assert_reads(s)
+
+
+def test_neighbour_phantom_where_a_standing_captured_piece_could_go_international_no_clock():
+    """Soak seed 7, case 7001480 (real game 6): white's 38x27, 32 taken off (its lift read as black maybe
+    starting with the piece left standing); a phantom closes 21 (where 32 could capture to) for 82 ms: not
+    black's move with 32 (was capture-not-removed and own-piece-removed)."""
+    from rig.simulate import HumanModel, simulate_game
+    from simulate_helpers import real_games
+
+    game = real_games("international")[6]
+    s = simulate_game("international", game.moves, fen=game.fen, seed=7001480, clock=False,
+                      inject=["capture-not-taken@106"], model=HumanModel.hard(), tags=game.tags)
+    _assert_reads(s)
+
+
+def test_neighbour_phantom_where_a_standing_captured_piece_could_go_portuguese_no_clock():
+    """Soak seed 11, case 11000461: black's flown 27x4, 7 taken off last; a phantom on 11 (where 7 can move)
+    for 89 ms: was capture-not-removed, then position-lost."""
+    s = _soak_case("portuguese", 11000461, 57, False)
+    _assert_reads(s)

@@ -32,6 +32,8 @@ class CommitPolicy:
 
     def _check_stable(self, t: float) -> None:
         """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
+        if self._land_wait is not None:
+            self._settle_land_wait(t)
         if self._undo_wait is not None:
             self._settle_undo_wait(t)
         phase = self._phase

@@ -129,7 +129,32 @@ class Segmenter:
         the end of its bounce to the end of the next (up to ``bounce_s`` more)."""
         return self.settings.touch_s + self.settings.bounce_s
 
+    #: a standing captured piece's owner maybe landing it (:meth:`_settle_land_wait`): (time, square, split)
+    _land_wait: tuple[float, int, PendingSplit] | None = None
+
+    def _settle_land_wait(self, t: float, c: SquareChange | None = None) -> None:
+        """The square a lifted standing captured piece can go to closed (CODEX 004 art. 42.K: its owner may
+        play it): his move once it stayed closed ``touch_s`` (at ``t``, or at the change ``c``); a neighbour
+        phantom there opens sooner, and the wait is dropped."""
+        at, square, split = self._land_wait
+        if self._split is not split or square not in self._occ:
+            self._land_wait = None
+            return
+        until = at + self.settings.touch_s
+        if c is not None and c.t < until:
+            if c.square == square and c.up:
+                self._land_wait = None      # opened again: a phantom
+            return
+        if c is None:
+            p = self._deb.earliest_pending()
+            if t < until or p is not None and p < until:
+                return
+        self._land_wait = None
+        self._resolve_split()
+
     def _change(self, c: SquareChange) -> None:
+        if self._land_wait is not None:
+            self._settle_land_wait(c.t, c)
         wait = self._undo_wait
         if wait is not None:
             if c.t >= wait[0] + self._undo_wait_s():
@@ -249,13 +274,17 @@ class Segmenter:
         split = self._split
         if split is not None and not c.up:
             if c.square not in split.occ and self._split_lands(split, c.square):
-                self._resolve_split()
-                return
+                if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
+                    self._resolve_split()
+                    return
+                # a captured piece still standing lifted, and a square it can go to closes: its owner's move
+                # with it once the square stays closed (a neighbour phantom opens within touch_s)
+                self._land_wait = (c.t, c.square, split)
             if self._held is not None and c.square == split.square:
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg
-        if self._undo is not None and not self._batch_more:
+        if self._undo is not None and not self._batch_more and self._land_wait is None:
             if not c.up and occ == self._undo.occ_before and occ != seg.occ0:
                 # put back as it was, maybe: a take-back once the board stays so (a neighbour phantom
                 # closes a square a moment, maybe the very square a take-back fills)
