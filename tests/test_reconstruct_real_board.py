@@ -297,3 +297,16 @@ def test_neighbour_phantom_where_a_standing_captured_piece_could_go_portuguese_n
     for 89 ms: was capture-not-removed, then position-lost."""
     s = _soak_case("portuguese", 11000461, 57, False)
     _assert_reads(s)
+
+
+def test_neighbour_phantom_beside_a_slow_magnet_at_the_reply_brazilian_no_clock():
+    """Soak seed 11, case 11000203 (real game 1): white's b2-c3 read 79 ms late (slow magnet), a phantom
+    closes d2 12 ms before black lifts d4 for d4xb2: the move is read without d2 alone (was
+    wrong-piece-removed, touched-piece-not-moved, piece-moved-after-release and an illegal move)."""
+    from rig.simulate import HumanModel, simulate_game
+    from simulate_helpers import real_games
+
+    game = real_games("brazilian")[1]
+    s = simulate_game("brazilian", game.moves, fen=game.fen, seed=11000203, clock=False,
+                      inject=["position-lost@44"], model=HumanModel.hard(), tags=game.tags)
+    _assert_reads(s)

@@ -115,14 +115,19 @@ class Certainty:
                            if s in occ_before and c.t - at < self.settings.touch_s)
         if not recent or len(recent) > 2:
             return None
-        occ = occ_before - recent
-        plan = self._plan(occ, c.square, faults=False)
-        if plan is None:
-            return None
-        if (exact or not recent.isdisjoint(seg.occ0)) and not (isinstance(plan, Explanation) and plan.legal
-                                                               and plan.exact):
-            return None
-        return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
+        # two squares just closed (a phantom and the mover's slow landing): one of them alone first, only for
+        # a legal move read exactly
+        singles = [frozenset((s,)) for s in sorted(recent)] if len(recent) > 1 else []
+        for left_out in (*singles, recent):
+            occ = occ_before - left_out
+            plan = self._plan(occ, c.square, faults=False)
+            if plan is None:
+                continue
+            sure = isinstance(plan, Explanation) and plan.legal and plan.exact
+            if not sure and (exact or left_out in singles or not left_out.isdisjoint(seg.occ0)):
+                continue
+            return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
+        return None
 
     def _standing_split(self, seg, c, occ_before: frozenset[int]) -> PendingSplit | None:
         """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking
