@@ -72,21 +72,9 @@ CLOCKS = [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")]
 def _capture_read_late(variant: str, clock: bool, gap: float):
     """A single capture whose landing's switch closes late (a slow magnet): the captured piece's removal is
     read ``gap`` s before the landing."""
-    from reconstruct_helpers import line_to_capture
-    from session_builder import play_line
+    from test_reconstruct_observations import _capture_with_removal_before_landing
 
-    b = play_line(SessionBuilder(variant, clock_header=clock), line_to_capture(variant), clock)
-    cap = next(m for m in b.board.legal_moves if len(m.captured) == 1)
-    side = "white" if b.board.turn else "black"
-    piece = b.pieces[cap.origin]
-    b.lift(cap.origin).remove(cap.captured[0], 0.45).place(cap.destination, gap, piece)
-    b.board.push(cap)
-    if clock:
-        b.press(side)
-    b.wait(2.5).play(b.board.legal_moves[0])
-    if clock:
-        b.press("black" if side == "white" else "white")
-    return b, cap
+    return _capture_with_removal_before_landing(variant, clock, gap)
 
 
 @pytest.mark.parametrize("clock", CLOCKS)
