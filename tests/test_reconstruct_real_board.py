@@ -298,3 +298,11 @@ def test_neighbour_phantom_beside_a_slow_magnet_at_the_reply_brazilian_no_clock(
     s = simulate_game("brazilian", game.moves, fen=game.fen, seed=11000203, clock=False,
                       inject=["position-lost@44"], model=HumanModel.hard(), tags=game.tags)
     _assert_reads(s)
+
+
+def test_flown_capture_stopped_early_path_told_by_removals_brazilian_clock():
+    """Soak seed 7, case 7001042: white's e3xe3 circuit stopped at g5 by way of c5 and e7 (d4, d6, f6),
+    flown; g5 also ends e3xg5 over f4 alone: the removals of f6 and d6 belong to the longer way, not to
+    black starting (was capture-not-removed, wrong-piece-removed and own-piece-removed)."""
+    s = _soak_case("brazilian", 7001042, 95, True, ["capture-incomplete@8"])
+    _assert_reads(s)

@@ -108,11 +108,12 @@ class Segmenter:
 
     def _removal_on_other_path(self, plan: Explanation, c: SquareChange, occ: frozenset[int]) -> bool:
         """An opponent's piece lifted while ``plan`` (a capture with pieces still standing) is on the board,
-        and a capture to the same square by another landing path takes that piece: the mover is clearing his
-        capture (a flown king's path is told by the removals, FMJD 002 art. 4.11), not the opponent starting.
-        Keeps that reading in ``_removal_plan``."""
+        and a capture to the same square by another landing path takes that piece (as legal as ``plan``: a
+        capture stopped early by another way, CODEX 004 art. 42.I, too): the mover is clearing his capture (a
+        flown capture's path is told by the removals, FMJD 002 art. 4.11), not the opponent starting. Keeps
+        that reading in ``_removal_plan``."""
         alt = self._explain(occ)
-        if (alt is None or not alt.legal or c.square not in alt.move.captured
+        if (alt is None or alt.legal != plan.legal or alt.kind != plan.kind or c.square not in alt.move.captured
                 or alt.move.origin != plan.move.origin or alt.move.destination != plan.move.destination):
             return False
         self._removal_plan = alt
