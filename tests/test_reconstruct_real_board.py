@@ -306,3 +306,14 @@ def test_flown_capture_stopped_early_path_told_by_removals_brazilian_clock():
     black starting (was capture-not-removed, wrong-piece-removed and own-piece-removed)."""
     s = _soak_case("brazilian", 7001042, 95, True, ["capture-incomplete@8"])
     _assert_reads(s)
+
+
+def test_own_piece_removed_just_after_a_capture_not_the_opponents_capture_brazilian_no_clock():
+    """Soak (normal preset) seed 1, case 1001435: white's c5xe7 takes d6 off, then 0.16 s later his own e5 (the
+    injected own-piece-removed); d6 could have captured e5: only a landing would make it black's capture
+    (was capture-not-removed, and black's move read as a capture-not-taken)."""
+    from rig.simulate import HumanModel, random_game, simulate_game
+
+    s = simulate_game("brazilian", random_game("brazilian", 103, "soak:1001435"), seed=1001435, clock=False,
+                      inject=["own-piece-removed@40"], model=HumanModel())
+    _assert_reads(s)

@@ -119,6 +119,13 @@ class Segmenter:
         self._removal_plan = alt
         return True
 
+    def _split_standing(self) -> bool:
+        """The opponent's first lifted piece is a captured piece still standing (the mover may be clearing
+        his capture): only its landing tells that its owner began a capture with it, not a lift of the
+        mover's own piece (``own-piece-removed`` just after a capture looks the same until then)."""
+        plan = self._split.plan
+        return isinstance(plan, Explanation) and self._split.square in plan.standing
+
     def _split_back_briefly(self, c: SquareChange) -> bool:
         """The opponent's first lifted piece's square closed again less than ``touch_s`` before ``c`` (a
         neighbour phantom on a captured piece's square, or a slide: no piece put back by a hand)."""
@@ -248,7 +255,7 @@ class Segmenter:
             elif self._split is not None:
                 if c.square not in self._split.occ:
                     pass                    # the phantom the split was read without opens again
-                elif self._split_captures(c.square):
+                elif self._split_captures(c.square) and not self._split_standing():
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 elif self._mask.assumed and self._split_to_masked():
