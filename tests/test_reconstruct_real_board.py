@@ -317,3 +317,11 @@ def test_own_piece_removed_just_after_a_capture_not_the_opponents_capture_brazil
     s = simulate_game("brazilian", random_game("brazilian", 103, "soak:1001435"), seed=1001435, clock=False,
                       inject=["own-piece-removed@40"], model=HumanModel())
     _assert_reads(s)
+
+
+def test_king_circuit_path_told_by_the_removal_order_international_no_clock():
+    """Soak seed 7, case 7002351: a king's 4x13x27x16x2x13x24 touches down on 27, 16, 2 and 13, the same
+    landings as 4x13x2x16x27x13x24 taking the same pieces; the removals (19, 8, 7, 21, 18, 9: the jumped
+    order reversed) tell which (was read as the other path)."""
+    s = _soak_case("international", 7002351, 92, False)
+    _assert_reads(s)
