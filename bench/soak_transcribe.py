@@ -161,7 +161,7 @@ def check(case: dict, session, found: dict | None = None) -> list[str]:
     got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
     want = [{k: d[k] for k in ("type", "number", "side", "status")} for d in session.expected_irregularities]
     if found is not None:
-        found.update(got=got, want=want, observations=[o.type for o in engine.observations])
+        found.update(got=got, want=want, observations=[(o.type, o.number, o.side) for o in engine.observations])
     if got != want:
         problems.append(f"irregularities: engine {_irr(got)} vs expected {_irr(want)}")
     parsed = read_games(engine.pdn(), session.header.variant)
@@ -206,6 +206,11 @@ class Row:
         self.false: Counter = Counter()
         self.missed: Counter = Counter()
         self.observed: Counter = Counter()
+        #: observations on a move with an expected irregularity of that type (an alarm the engine could not
+        #: prove) apart from those in regular play
+        self.observed_on_irregular: Counter = Counter()
+        self.raised_by: Counter = Counter()          #: irregularities raised, by type
+        self.right_by: Counter = Counter()           #: of them right, by type
         self.counts: dict[str, Counter] = {k: Counter() for k in ("variant", "game", "clock", "injections",
                                                                    "type", "refused", "preset")}
         self.mismatches: list[tuple[dict, list[str]]] = []
@@ -224,8 +229,12 @@ class Row:
         self.right += sum((got & want).values())
         self.false.update(k[0] for k in (got - want).elements())
         self.missed.update(k[0] for k in (want - got).elements())
-        self.observations += len(found.get("observations", []))
-        self.observed.update(found.get("observations", []))
+        self.raised_by.update(k[0] for k in got.elements())
+        self.right_by.update(k[0] for k in (got & want).elements())
+        observations = found.get("observations", [])
+        self.observations += len(observations)
+        self.observed.update(o[0] for o in observations)
+        self.observed_on_irregular.update(o[0] for o in observations if o in want)
         c = self.counts
         c["variant"][case["variant"]] += 1
         c["game"][case["game"]] += 1
@@ -304,9 +313,13 @@ def run(seconds: float, seed: int, out: str | None, presets: list[str], show: in
         for key, counter in row.counts.items():
             if counter:
                 print(f"  per {key}: " + ", ".join(f"{k}: {v}" for k, v in sorted(counter.items(), key=str)))
-        for name, counter in (("false alarms", row.false), ("missed", row.missed), ("observations", row.observed)):
+        for name, counter in (("false alarms", row.false), ("missed", row.missed), ("observations", row.observed),
+                              ("observations on an expected irregularity", row.observed_on_irregular)):
             if counter:
                 print(f"  {name} by type: " + ", ".join(f"{k}: {v}" for k, v in counter.most_common()))
+        if row.raised_by:
+            print("  precision by type: " + ", ".join(
+                f"{k}: {row.right_by[k] / n:.3f} ({row.right_by[k]}/{n})" for k, n in sorted(row.raised_by.items())))
         for case, problems in row.mismatches[:show]:
             print(f"  mismatch: {'; '.join(problems)}\n    reproduce: python bench/soak_transcribe.py --case "
                   f"'{json.dumps(case)}'")

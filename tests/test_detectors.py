@@ -184,7 +184,7 @@ def test_capture_removed_early(lifted, kind):
     found = trail_findings(ctx("fpd-2026"), board, index, expl, seg, SETTINGS)
     assert kinds(found) == [(kind, "capture-removed-early")] and found[0].squares == (18,)
     if kind == "Observation":
-        assert found[0].why.startswith("taken off 10 ms before the landing was read (under 20 ms)")
+        assert found[0].why.startswith("taken off 10 ms before the landing was read (under 50 ms)")
 
 
 def test_capture_removed_out_of_order():

@@ -67,9 +67,10 @@ def test_release_threshold_is_a_setting(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_without_clock_a_piece_held_off_on_a_still_board_is_an_observation(variant):
+def test_without_clock_a_piece_held_off_then_put_back_and_played_is_no_observation(variant):
     """The opponent lifts a piece after the move and holds it 3 s, puts it back, then plays it (a long hold,
-    regular): without a clock the still board cannot tell his hand from a removal by the mover."""
+    regular): without a clock the still board cannot tell his hand from a removal by the mover, but his move
+    played with that piece leaves nothing for the arbiter (a removal put right before he moved)."""
     b = SessionBuilder(variant)
     first = b.board.legal_moves[0]
     b.play(first)
@@ -80,7 +81,24 @@ def test_without_clock_a_piece_held_off_on_a_still_board_is_an_observation(varia
     e = run(b)
     assert e.irregularities == []
     assert [m.move for m in e.moves] == [first, reply]
-    assert [(o.type, o.squares, o.side) for o in e.observations] == [("wrong-piece-removed", (reply.origin,), "white")]
+    assert e.observations == []
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_without_clock_a_piece_held_off_on_a_still_board_not_played_is_an_observation(variant):
+    """The same hold, then another piece played with the first still off: whose hand took it off, the
+    sensors never told (the mover's removal, or the owner's touch)."""
+    b = SessionBuilder(variant)
+    first = b.board.legal_moves[0]
+    b.play(first)
+    held = next(m for m in b.board.legal_moves if not m.captured)
+    other = next(m for m in b.board.legal_moves if m.origin != held.origin and not m.captured
+                 and held.origin not in m.path)
+    b.lift(held.origin, 0.8).wait(3.0)
+    b.play(other)
+    b.wait(2.5)
+    e = run(b)
+    assert [(o.type, o.squares, o.side) for o in e.observations] == [("wrong-piece-removed", (held.origin,), "white")]
     assert "hand" in e.observations[0].why
 
 

@@ -30,7 +30,7 @@ def test_row_counts_precision_recall_and_observations_apart(soak):
     row.add(case, ["irregularities: ..."], {"got": [irr("two-moves", 3, "white"), irr("illegal-move", 7, "black")],
                                             "want": [irr("two-moves", 3, "white"), irr("capture-not-removed", 9,
                                                                                        "white")],
-                                            "observations": ["piece-moved-after-release"] * 2}, [])
+                                            "observations": [("piece-moved-after-release", 3, "white")] * 2}, [])
     row.add(dict(case, clock=False, inject=[]), [], {"got": [], "want": [], "observations": []}, [])
     name, games, exact, clock, noclock, precision, recall, false, obs, crashes = row.figures()
     assert (games, exact, clock, noclock) == ("2", "50.0", "0.0", "100.0")

@@ -10,6 +10,8 @@ made of them. Mixed into :class:`rig.reconstruct.Reconstructor`.
 
 from __future__ import annotations
 
+from rig.move import Move
+from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.state import PendingSplit
 
@@ -19,19 +21,62 @@ __all__ = ["Certainty"]
 class Certainty:
     """A real board's habits read as the play they are: phantoms, standing captured pieces, the opponent's start."""
 
-    def _phantom_free_split(self, seg, c, occ_before: frozenset[int]):
+    #: the opponent's first lifted piece left off on a still board (its time, square, the mover, his move's
+    #: number), until his move tells whose hand had it (:meth:`_held_off_settled`)
+    _held_off: tuple[float, int, bool, int] | None = None
+
+    def _held_off_observation(self, t: float) -> None:
+        """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it
+        while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX 004
+        art. 42.G): nothing on the board tells yet. Read as his turn begun; an observation unless his move,
+        when read, is played with that piece (:meth:`_held_off_settled`)."""
+        self._held_off_settled(None, t)
+        self._held_off = (t, self._split.square, self.board.turn, self._number)
+
+    def _held_off_settled(self, move: Move | None, t: float) -> None:
+        """A move committed (``move``, of the side to move; None: the end of the session, or another piece
+        left off): when his opponent's move is played with the piece held off after the mover's move (from
+        its square, straight from the hand or put back first: a long hold, FPD 000 art. 4.3 touch-move kept),
+        nothing stands for the arbiter whichever hand held it: had the mover taken it off, it was back before
+        the opponent moved (CODEX 004 art. 42.G: put right in time), as when it is off for less than
+        ``stable_s``, which is never an observation. Otherwise the sensors never told whose hand took it
+        off: the observation."""
+        held = self._held_off
+        if held is None:
+            return
+        at, square, mover, number = held
+        if move is not None and self.board.turn == mover:
+            return                        # the mover's own move, committed now: his opponent's is to come
+        self._held_off = None
+        if move is not None and move.origin == square:
+            return                        # his move was played with it: nothing stands for the arbiter
+        self._record((detectors.held_off_observation(self._context(at, mover, number), square,
+                                                     self.settings.stable_s, self.variant.square_name),))
+
+    def _phantom_free_split(self, seg, c, occ_before: frozenset[int], exact: bool = False):
         """The opponent's first lift while a square the mover never played to has just closed (less than
         ``touch_s`` before: a magnet passing close by, or a slow neighbour): the mover's move as the board
-        shows it without that square. A real landing of the mover comes well before his opponent's lift."""
+        shows it without that square. A real landing of the mover comes well before his opponent's lift.
+        The square may be the one the mover's piece left or a captured piece's (a phantom there, dated a few
+        ms before the opponent's lift by the bounce of that lift): then only a legal move read exactly
+        without it (``exact``: only that, too)."""
         recent = frozenset(s for s, at in seg.placed_at.items()
-                           if s not in seg.occ0 and s in occ_before and c.t - at < self.settings.touch_s)
+                           if s in occ_before and c.t - at < self.settings.touch_s)
         if not recent or len(recent) > 2:
             return None
-        occ = occ_before - recent
-        plan = self._plan(occ, c.square)
-        if plan is None:
-            return None
-        return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
+        # two squares just closed (a phantom and the mover's slow landing): one of them alone first, only for
+        # a legal move read exactly
+        singles = [frozenset((s,)) for s in sorted(recent)] if len(recent) > 1 else []
+        for left_out in (*singles, recent):
+            occ = occ_before - left_out
+            plan = self._plan(occ, c.square, faults=False)
+            if plan is None:
+                continue
+            sure = isinstance(plan, Explanation) and plan.legal and plan.exact
+            if not sure and (exact or left_out in singles or not left_out.isdisjoint(seg.occ0)):
+                continue
+            return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
+        return None
 
     def _standing_split(self, seg, c, occ_before: frozenset[int]) -> PendingSplit | None:
         """Without a clock, a captured piece still standing lifted once the capture shows: the mover taking

@@ -33,6 +33,10 @@ class CommitPolicy:
 
     def _check_stable(self, t: float) -> None:
         """Without a clock: a board unchanged for ``stable_s`` that shows a legal move commits it."""
+        if self._land_wait is not None:
+            self._settle_land_wait(t)
+        if self._undo_wait is not None:
+            self._settle_undo_wait(t)
         phase = self._phase
         seg = self._seg
         if phase == PLAY:
@@ -70,9 +74,8 @@ class CommitPolicy:
                 return
             # it stayed off: in its owner's hand (he thinks with it) or taken off by the mover; without a
             # clock the sensors cannot tell: his turn began, and an observation says what may have happened
-            ctx = self._context(deadline, self.board.turn)
-            self._record((detectors.held_off_observation(ctx, self._split.square, self.settings.stable_s,
-                                                         self.variant.square_name),))
+            # unless his move is played with it (:meth:`_held_off_settled`)
+            self._held_off_observation(deadline)
             self._resolve_split()
             return
         expl = self._explain()
@@ -131,8 +134,18 @@ class CommitPolicy:
         old = self._seg
         rest = old.changes[index:]
         self._seg = Segment(old.t0, old.occ0, pieces=old.pieces)
-        for c in old.changes[:index]:
-            self._record_change(self._seg, c)
+        head = old.changes[:index]
+        shown = set(old.occ0)
+        last: dict[int, int] = {}
+        for k, c in enumerate(head):
+            (shown.discard if c.up else shown.add)(c.square)
+            last[c.square] = k
+        # squares read closed at the cut that the plan leaves out (a neighbour phantom, just closed): their
+        # closing is no touch nor landing of the mover
+        phantom = {last[s] for s in shown - occ_at if s in last and t - head[last[s]].t < self.settings.touch_s}
+        for k, c in enumerate(head):
+            if k not in phantom:
+                self._record_change(self._seg, c)
         self._commit_plan(plan, t, reason, occ_at)
         seg = self._seg
         for c in rest:
@@ -199,6 +212,8 @@ class CommitPolicy:
                 other_side: bool = False, pass_accepted: bool = False) -> None:
         """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
         becomes the position as it stands and the opponent's turn begins."""
+        if self._held_off is not None:
+            self._held_off_settled(None if other_side else expl.move, t)
         seg = self._seg
         occ = self._occ if occ_after is None else occ_after
         setup_before = None

@@ -154,7 +154,7 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         if early:
             assert final is not None
             found += early_removal_findings(ctx, seg, early, move, final, settings.removal_margin_s, name)
-        order = removal_out_of_order(ctx.book, move, seg.lifted_at)
+        order = removal_out_of_order(ctx.book, move, seg.lifted_at, settings.bounce_s)
         if order is not None:
             found += ctx.flag("capture-removed-out-of-order", order,
                               f"removed {', '.join(name(s) for s in order)}; jumped "
@@ -241,26 +241,29 @@ def touched_not_moved(book: Book, index: PositionIndex, move: Move, touches: Seq
     return tuple(sorted({s for _, s in playable if s != move.origin}))
 
 
-def removal_out_of_order(book: Book, move: Move, lifted_at: dict[int, float]) -> tuple[int, ...] | None:
+def removal_out_of_order(book: Book, move: Move, lifted_at: dict[int, float],
+                         within: float = 0.0) -> tuple[int, ...] | None:
     """The order the captured pieces were seen removed, when it is neither the order they were jumped nor its
     reverse (FMJD 002 4.5, 4.6, 4.11; CODEX 004 art. 89); None when in order, when the book asks no order (the
-    FPD's), or when fewer than three were removed. Pieces lifted in one frame (the same time) are in order
-    either way."""
+    FPD's), or when fewer than three were removed. Pieces lifted in one frame (the same time), or less than
+    ``within`` apart (the debounce window: two pieces taken off together are dated at the end of their
+    switches' bounce, which can put either first), are in order either way: the switches do not show it."""
     if len(move.captured) < 3 or "capture-removed-out-of-order" not in book.laws:
         return None
     times = [lifted_at[s] for s in move.captured if s in lifted_at]
-    if len(times) < 3 or _monotonic(times) or _monotonic([-x for x in times]):
+    if len(times) < 3 or _monotonic(times, within) or _monotonic([-x for x in times], within):
         return None
     seen = sorted((s for s in move.captured if s in lifted_at), key=lambda s: lifted_at[s])
     return tuple(seen)
 
 
-def _monotonic(values: Iterable[float]) -> bool:
-    last = None
+def _monotonic(values: Iterable[float], within: float = 0.0) -> bool:
+    """Non-decreasing, a value less than ``within`` below the highest before it counting as equal."""
+    top: float | None = None
     for v in values:
-        if last is not None and v < last:
+        if top is not None and v < top - within:
             return False
-        last = v
+        top = v if top is None else max(top, v)
     return True
 
 
@@ -317,7 +320,9 @@ def turned_start(variant: Variant) -> frozenset[int]:
 def held_off_observation(ctx: Context, square: int, stable_s: float, name: SquareName) -> Observation:
     """Without a clock, the opponent's first lifted piece (``square``) stays off on a still board: his hand may
     hold it while he thinks (a long hold is regular), or the mover took it off (``wrong-piece-removed``, CODEX
-    004 art. 42.G): nothing on the board tells. Read as his turn begun; an observation."""
+    004 art. 42.G), and his move was not played with it (had it been, nothing would stand for the arbiter
+    whichever hand held it: the engine does not ask). Read as his turn begun; an observation."""
     return ctx.observation("wrong-piece-removed", (square,), f"{name(square)} off the board after the move",
                            f"without a clock a piece off the board for {stable_s:g} s may be in its owner's "
-                           "hand (he began his turn) or taken off by the mover: read as his turn begun")
+                           "hand (he began his turn) or taken off by the mover, and his move was not played with "
+                           "it: read as his turn begun")

@@ -218,6 +218,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
                 # the last board shows a move of the side not to move (a second move after his press,
                 # CODEX 42.A): the end of the input is a still board, in clock mode too
                 self._other_side_move(self._now, self._occ)
+        self._held_off_settled(None, self._now)
         self._end_of_game_check(self._now)
         return self._out
 

@@ -308,6 +308,19 @@ def _landing_cost(move: Move, landings: frozenset[int]) -> tuple[int, int]:
     return len(landings - inner - {move.origin, move.destination}), len(inner - landings)
 
 
+def _order_cost(move: Move, lifted: tuple[int, ...]) -> int:
+    """1 when the captured pieces already taken off were lifted neither in the order ``move`` jumps them nor
+    in its reverse (FMJD 002 art. 4.11; CODEX 004 art. 89: players remove them so), else 0: between two
+    landing paths taking the same pieces, the removals tell which one was played."""
+    if len(move.captured) < 3:
+        return 0
+    seen = [s for s in lifted if s in move.captured]
+    if len(seen) < 2:
+        return 0
+    jumped = [s for s in move.captured if s in seen]
+    return 0 if seen == jumped or seen == jumped[::-1] else 1
+
+
 def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: frozenset[int] = frozenset(),
             lifted: tuple[int, ...] = (), hints: dict[int, int] | None = None,
             index: PositionIndex | None = None) -> Explanation | None:
@@ -334,7 +347,8 @@ def explain(board: Board, occ0: frozenset[int], occ: frozenset[int], landings: f
             return
         standing, missing = fit
         hinted = 0 if hints is None or hints.get(move.destination, move.origin) == move.origin else 1
-        cost = (tier, len(standing) + len(missing), hinted, *_landing_cost(move, landings), move.path)
+        cost = (tier, len(standing) + len(missing), hinted, *_landing_cost(move, landings),
+                _order_cost(move, lifted), move.path)
         if best is None or cost < best.cost:
             best = Explanation(move, legal, kind, standing, missing, cost)
 

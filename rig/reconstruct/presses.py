@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from rig.pdn import ClockStamp, result_text
 from rig.reconstruct import detectors
-from rig.reconstruct.matcher import explain
+from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.outputs import (
     ClockUpdate,
     MoveEntry,
@@ -40,6 +40,8 @@ class ClockPresses:
     def _clock(self, ev: ClockEvent) -> None:
         ev = self._corrected(ev)
         t = ev.t
+        if self._undo_wait is not None:
+            self._settle_undo_wait(t, now=True)     # the board as it stands at the press
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
         if ev.event == "press":
@@ -149,7 +151,7 @@ class ClockPresses:
                 if not after and self._magnet_wait(ev):
                     return
                 plan = self._fault_plan(self._occ, None)
-            elif not after and self._landing_wait(ev):
+            elif not after and (self._landing_wait(ev) or self._destination_wait(ev, plan)):
                 return
             if plan is not None:
                 self._commit_plan(plan, at, f"{ev.side} pressed the clock")
@@ -161,6 +163,19 @@ class ClockPresses:
                 self._other_side_commit(t, not white, fallback_for=white)
         if len(self.moves) > n:
             self._pressed(len(self.moves) - 1, ev)
+
+    def _destination_wait(self, ev: ClockEvent, plan) -> bool:
+        """A press that finds the board showing a move whose destination closed less than ``touch_s`` before
+        it, a square leaving since (a neighbour phantom beside a sliding king, then the slide leaving a square
+        it crossed): the real landing, under a slow magnet, may still come. Looked at again ``magnet_s``
+        later, once (as :meth:`_landing_wait` when the closing is the last change); True when it waits."""
+        if id(ev) in self._waited or not isinstance(plan, Explanation):
+            return False
+        at = self._seg.placed_at.get(plan.move.destination)
+        if at is None or ev.t - at >= self.settings.touch_s:
+            return False
+        self._wait(ev)
+        return True
 
     def _press_time(self, ev: ClockEvent) -> tuple[float, bool]:
         """When the press was made (``clock_t`` of a line that arrived late: replayed after a reconnection,

@@ -20,7 +20,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, snap
+from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, Undo, snap
 
 __all__ = ["Segmenter"]
 
@@ -65,7 +65,92 @@ class Segmenter:
 
     # -- square changes ----------------------------------------------------------------------
 
+    #: a placement that put the board back as it was before the last move: (its time, the undo it matched),
+    #: read as a take-back once the board has stayed so a while (:meth:`_settle_undo_wait`)
+    _undo_wait: tuple[float, Undo] | None = None
+
+    def _settle_undo_wait(self, t: float, now: bool = False) -> None:
+        """The board put back as it was before the last move (FPD 000 art. 4.8; CODEX 004 art. 42.D) is a
+        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press or the end settles
+        it); a change sooner drops it (a neighbour phantom on the square the move left, the move going on)."""
+        wait = self._undo_wait
+        if wait is None:
+            return
+        at, undo = wait
+        if not now:
+            until = at + self._undo_wait_s()
+            if t < until:
+                return
+            p = self._deb.earliest_pending()
+            if p is not None and p < until:
+                return
+        self._undo_wait = None
+        if self._undo is undo and self._phase == PLAY and self._occ == undo.occ_before:
+            self._try_undo(at, self._occ)
+
+    def _removal_on_other_path(self, plan: Explanation, c: SquareChange, occ: frozenset[int]) -> bool:
+        """An opponent's piece lifted while ``plan`` (a capture with pieces still standing) is on the board,
+        and a capture to the same square by another landing path takes that piece (as legal as ``plan``: a
+        capture stopped early by another way, CODEX 004 art. 42.I, too): the mover is clearing his capture (a
+        flown capture's path is told by the removals, FMJD 002 art. 4.11), not the opponent starting. Keeps
+        that reading in ``_removal_plan``."""
+        alt = self._explain(occ)
+        if (alt is None or alt.legal != plan.legal or alt.kind != plan.kind or c.square not in alt.move.captured
+                or alt.move.origin != plan.move.origin or alt.move.destination != plan.move.destination):
+            return False
+        self._removal_plan = alt
+        return True
+
+    def _split_standing(self) -> bool:
+        """The opponent's first lifted piece is a captured piece still standing (the mover may be clearing
+        his capture): only its landing tells that its owner began a capture with it, not a lift of the
+        mover's own piece (``own-piece-removed`` just after a capture looks the same until then)."""
+        plan = self._split.plan
+        return isinstance(plan, Explanation) and self._split.square in plan.standing
+
+    def _split_back_briefly(self, c: SquareChange) -> bool:
+        """The opponent's first lifted piece's square closed again less than ``touch_s`` before ``c`` (a
+        neighbour phantom on a captured piece's square, or a slide: no piece put back by a hand)."""
+        at = self._seg.placed_at.get(self._split.square)
+        return at is not None and c.t - at < self.settings.touch_s
+
+    def _undo_wait_s(self) -> float:
+        """How long a square closed by a neighbour phantom can read occupied: under ``touch_s``, dated from
+        the end of its bounce to the end of the next (up to ``bounce_s`` more)."""
+        return self.settings.touch_s + self.settings.bounce_s
+
+    #: a standing captured piece's owner maybe landing it (:meth:`_settle_land_wait`): (time, square, split)
+    _land_wait: tuple[float, int, PendingSplit] | None = None
+
+    def _settle_land_wait(self, t: float, c: SquareChange | None = None) -> None:
+        """The square a lifted standing captured piece can go to closed (CODEX 004 art. 42.K: its owner may
+        play it): his move once it stayed closed ``touch_s`` (at ``t``, or at the change ``c``); a neighbour
+        phantom there opens sooner, and the wait is dropped."""
+        at, square, split = self._land_wait
+        if self._split is not split or square not in self._occ:
+            self._land_wait = None
+            return
+        until = at + self.settings.touch_s
+        if c is not None and c.t < until:
+            if c.square == square and c.up:
+                self._land_wait = None      # opened again: a phantom
+            return
+        if c is None:
+            p = self._deb.earliest_pending()
+            if t < until or p is not None and p < until:
+                return
+        self._land_wait = None
+        self._resolve_split()
+
     def _change(self, c: SquareChange) -> None:
+        if self._land_wait is not None:
+            self._settle_land_wait(c.t, c)
+        wait = self._undo_wait
+        if wait is not None:
+            if c.t >= wait[0] + self._undo_wait_s():
+                self._settle_undo_wait(c.t, now=True)
+            else:
+                self._undo_wait = None    # the board moved on at once: not put back
         if c.up:
             self._occ = self._occ - {c.square}
         else:
@@ -99,27 +184,49 @@ class Segmenter:
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
                 self._removal_plan = None
-                plan = self._plan(occ_before, c.square)
+                # a square closed a moment ago (a neighbour phantom) before a faulty switch
+                plan = self._plan(occ_before, c.square, faults=False)
+                phantom = None
+                if plan is None and self._removal_plan is None:
+                    if seg.placed_at:
+                        phantom = self._phantom_free_split(seg, c, occ_before)
+                    if phantom is None:
+                        plan = self._fault_plan(occ_before, c.square)
+                elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
+                    plan = None                 # another landing path captures the lifted piece: a removal
+                elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
+                    # a captured piece "still standing" whose square closed a moment ago: a phantom there
+                    phantom = self._phantom_free_split(seg, c, occ_before, exact=True)
+                    if phantom is not None:
+                        plan = None
                 if plan is not None:
                     self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
-                elif seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)) is not None:
-                    self._split = split
+                elif phantom is not None:
+                    self._split = phantom
                 elif not self._clock_mode and not self._batch_more:
                     self._split = self._standing_split(seg, c, occ_before)
             elif self._split.square not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
                 seg = self._seg
-            elif self._split.square not in occ_before:
+            elif self._split.square not in occ_before or self._split_back_briefly(c):
+                # (its square closed again a moment ago: a neighbour phantom, the piece is still off)
+                back = self._split.square in occ_before
+                occ_before = occ_before - {self._split.square}
                 self._removal_plan = None
                 plan = self._plan(occ_before, c.square)
                 if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
                     plan, occ_before = split.plan, split.occ
-                if plan is not None:
+                if isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
+                    self._split = None    # another captured piece of the same capture by another path
+                elif plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
-                    self._commit_plan(plan, c.t, f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}:"
-                                                 " his move starts", occ_before)
+                    reason = f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts"
+                    if back:
+                        self._cut(len(seg.changes), c.t, plan, occ_before, reason)    # without the phantom
+                    else:
+                        self._commit_plan(plan, c.t, reason, occ_before)
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(c.square):
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
@@ -128,7 +235,9 @@ class Segmenter:
                 self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                if self._split_captures(c.square):
+                if c.square not in self._split.occ:
+                    pass                    # the phantom the split was read without opens again
+                elif self._split_captures(c.square) and not self._split_standing():
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 elif self._mask.assumed and self._split_to_masked():
@@ -155,14 +264,23 @@ class Segmenter:
         split = self._split
         if split is not None and not c.up:
             if c.square not in split.occ and self._split_lands(split, c.square):
-                self._resolve_split()
-                return
+                if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
+                    self._resolve_split()
+                    return
+                # a captured piece still standing lifted, and a square it can go to closes: its owner's move
+                # with it once the square stays closed (a neighbour phantom opens within touch_s)
+                self._land_wait = (c.t, c.square, split)
             if self._held is not None and c.square == split.square:
                 # the piece is back where it stood: the mover had taken it off before his press
                 self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
                 seg = self._seg
-        if self._undo is not None and not self._batch_more and self._try_undo(c.t, occ):
-            return
+        if self._undo is not None and not self._batch_more and self._land_wait is None:
+            if not c.up and occ == self._undo.occ_before and occ != seg.occ0:
+                # put back as it was, maybe: a take-back once the board stays so (a neighbour phantom
+                # closes a square a moment, maybe the very square a take-back fills)
+                self._undo_wait = (c.t, self._undo)
+            elif self._try_undo(c.t, occ):
+                return
         if len(occ ^ seg.occ0) >= self._lost_limit():
             self._lose(c.t, occ)
 

@@ -39,7 +39,8 @@ class Settings:
     the clock press; a press that finds the lifted piece's destination still open waits this long for it.
     ``removal_margin_s``: a captured piece taken off less than this before the capturing piece's landing is
     read proves no early removal (FPD 3.8): the landing's switch may have closed late (a slow magnet) while the
-    hand that had released the piece was already at the captured one; an observation.
+    hand that had released the piece was already at the captured one; an observation. A slow magnet closes up
+    to 0.25 s late and a hand needs 0.2 s or more from releasing a piece to lifting another: 0.05 s.
     """
 
     bounce_s: float = 0.05
@@ -49,7 +50,7 @@ class Settings:
     lost_squares: int = 5
     release_s: float = 0.4
     magnet_s: float = 0.3
-    removal_margin_s: float = 0.02
+    removal_margin_s: float = 0.05
 
     def __post_init__(self) -> None:
         for name in ("bounce_s", "touch_s", "stable_s", "release_s", "magnet_s", "removal_margin_s"):

@@ -45,6 +45,7 @@ class HumanModel:
     touch_s: float = 0.15
     stable_s: float = 2.0
     lost_squares: int = 5             #: unexplained changes on this many squares beyond a move: position lost
+    removal_margin_s: float = 0.05    #: a removal read closer than this before the landing proves no early removal
     # thinking
     think_median_s: float = 3.0
     think_sigma: float = 0.8          #: log-normal spread of think times
@@ -60,6 +61,9 @@ class HumanModel:
     slide_gap_s: Range = (0.02, 0.06)  #: between two squares of a slide, no square closed
     removal_first_s: Range = (0.2, 0.7)
     removal_gap_s: Range = (0.15, 0.6)
+    #: an early removal (the injected ``capture-removed-early``): the captured piece is off this long before the
+    #: capturing piece lands; kept clear of ``removal_margin_s`` like every deliberate act of its threshold
+    early_removal_s: Range = (0.1, 0.3)
     press_delay_s: Range = (0.2, 0.7)
     touch_hold_s: Range = (0.4, 0.9)  #: a piece lifted and put back (irregular touches)
     settle_s: Range = (0.3, 1.0)      #: a pause after a touch before the real move
@@ -96,7 +100,7 @@ class HumanModel:
         cluster = self.bounce_glitches * 2 * self.bounce_ms[1] / 1000
         for name in ("think_range_s", "quick_reply_s", "slow_reply_s", "travel_s", "hold_s", "slide_gap_s",
                      "removal_first_s", "removal_gap_s", "press_delay_s", "touch_hold_s", "settle_s",
-                     "release_s", "bounce_ms"):
+                     "release_s", "bounce_ms", "early_removal_s"):
             lo, hi = getattr(self, name)
             if not 0 < lo <= hi:
                 raise ModelError(f"{name} must be a range 0 < low <= high, got {(lo, hi)!r}")
@@ -105,6 +109,9 @@ class HumanModel:
         if cluster > self.bounce_s - margin:
             raise ModelError(f"a bounce cluster of up to {cluster * 1000:.0f} ms is too close to bounce_s "
                              f"({self.bounce_s * 1000:.0f} ms)")
+        if self.early_removal_s[0] < self.removal_margin_s + cluster + margin:
+            raise ModelError(f"early_removal_s must start above removal_margin_s ({self.removal_margin_s} s) "
+                             "with room for bounce")
         if self.slide_window() is None:
             raise ModelError("no room for a slide closure between bounce_s and touch_s")
         for name in ("hold_s", "touch_hold_s", "release_s", "travel_s"):
@@ -188,7 +195,11 @@ class HumanModel:
         shift = max(0.0, st * 1.25 - lo)
         fields["slow_reply_s"] = (lo + shift, hi + shift)
         fields.update(changes)
-        return replace(base, bounce_s=b, touch_s=t, stable_s=st,
+        margin_s = getattr(settings, "removal_margin_s", cls.removal_margin_s)
+        lo, hi = base.early_removal_s
+        shift = max(0.0, margin_s + n * hi_ms / 1000 + margin - lo)
+        fields.setdefault("early_removal_s", (lo + shift, hi + shift))
+        return replace(base, bounce_s=b, touch_s=t, stable_s=st, removal_margin_s=margin_s,
                        lost_squares=getattr(settings, "lost_squares", cls.lost_squares), **fields)
 
     # -- draws ------------------------------------------------------------------------------

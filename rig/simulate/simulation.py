@@ -224,7 +224,7 @@ class Simulation:
             if last and early is not None:
                 h.lift(early)
                 h.settle(early)         # the removal is over, bounce included, before the piece lands
-                h.wait(m.slide_gap_s)
+                h.wait(m.early_removal_s)
             if last and quirks is not None and quirks.magnet_s:
                 quirks.magnet_until = h.place_late(stop, quirks.magnet_s, quirks.flickers)
             else:
