@@ -25,10 +25,11 @@ masked here from that line on, a missing diode is reported as ``ghost``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rig.board import Board
 from rig.move import Move
+from rig.reconstruct.ghosts import Wiring, ghost_squares
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.state import PLAY, PendingSplit
 
@@ -36,6 +37,10 @@ __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", 
 
 #: the ``kind`` of a ``sensor_faults`` item
 SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
+
+#: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
+#: when the two contacts bounce differently (the scanner debounces each cell on its own)
+GHOST_WINDOW_S = 0.025
 
 
 @dataclass(slots=True)
@@ -122,17 +127,17 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], masked: frozenset[int],
                    landings: frozenset[int], lift_order: tuple[int, ...], hints: dict[int, int] | None,
-                   index: PositionIndex, first: Explanation | None) -> tuple[Explanation | None, bool]:
+                   index: PositionIndex, first: Explanation | None,
+                   fits: Callable[[Explanation], bool] | None = None) -> tuple[Explanation | None, bool]:
     """The best reading of ``occ`` when the masked squares may be either way (their reading is the state
     the game gave them at the turn's start: a move onto or off one is not seen there). ``first``: the
     reading with the masked squares as they are. Returns (explanation, settled): ``settled`` is False when
-    two different legal moves explain the board exactly and the lifts do not tell which was played."""
+    two different legal moves explain the board exactly and neither ``fits`` (the frame as the switches and
+    diodes would read it after the move) nor the lifts tell which was played."""
     best = first
     exact = [first] if first is not None and first.legal and first.exact else []
-    squares = sorted(masked)
-    for bits in range(1, 1 << len(squares)):
-        flipped = occ.symmetric_difference(s for i, s in enumerate(squares) if bits >> i & 1)
-        expl = explain(board, occ0, flipped, landings, lift_order, hints, index)
+    for flips in _flip_sets(index, occ0, occ, masked):
+        expl = explain(board, occ0, occ ^ flips, landings, lift_order, hints, index)
         if expl is None:
             continue
         if expl.legal and expl.exact:
@@ -140,11 +145,32 @@ def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], mask
         if best is None or _rank(expl) < _rank(best):
             best = expl
     if len(exact) > 1 and len({e.move.key for e in exact}) > 1:
+        if fits is not None:
+            fitting = [e for e in exact if fits(e)]
+            if fitting and len({e.move.key for e in fitting}) == 1:
+                return fitting[0], True
+            exact = fitting or exact
         lifted = [e for e in exact if e.move.origin in lift_order]
         if len(lifted) == 1:
             return lifted[0], True
         return (lifted or exact)[0], False
     return best, True
+
+
+def _flip_sets(index: PositionIndex, occ0: frozenset[int], occ: frozenset[int],
+               masked: frozenset[int]) -> list[frozenset[int]]:
+    """The masked squares to read the other way: for each legal move, the masked squares where the board
+    after it differs from ``occ`` (all of them, and each alone: the move still under way). Linear in the
+    moves, where every subset of the masked squares would be exponential (a missing diode masks many)."""
+    out: set[frozenset[int]] = set()
+    for m in index.moves:
+        after = (occ0 - {m.origin}).difference(m.captured) | {m.destination}
+        flips = (after ^ occ) & masked
+        if flips:
+            out.add(frozenset(flips))
+            if len(flips) > 1:
+                out.update(frozenset((s,)) for s in flips)
+    return sorted(out, key=lambda f: (len(f), sorted(f)))
 
 
 def _rank(expl: Explanation) -> tuple[int, int, int]:
@@ -164,6 +190,17 @@ class FaultHandling:
         self._ending = False                      # finish() is settling the end of the input
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
+        extra = self.header.extra
+        sim = extra.get("simulator")
+        #: a matrix session: ghosts of a missing diode are looked for in the frames (ghosts.py)
+        self._ghost_watch = extra.get("source") == "matrix" or (isinstance(sim, dict) and bool(sim.get("matrix")))
+        self._wiring: Wiring | None = None
+        self._no_diode: set[int] = set()              # diode-less squares: the scanner's finding or the frames'
+        self._diode_suspects: frozenset[int] = frozenset()   # the frames' candidates while two or more remain
+        self._scanner_holds = False                   # the scanner holds ghost readings (its diode check)
+        self._ghost_masked: set[int] = set()          # squares masked now because a sneak path may close them
+        self._raw_prev: frozenset[int] = frozenset()  # the last frame as read
+        self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
 
@@ -187,8 +224,12 @@ class FaultHandling:
         again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
         that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
         whatever stands on it; the scanner says when it recovers.)"""
+        if self._ghost_watch:
+            self._ghost_stage(t, occupied)
         mask = self._mask
         for square, on in list(mask.assumed.items()):
+            if square in self._ghost_masked:
+                continue
             reads = square in occupied
             if reads == on and (on and self._fault_kind(square) == "dead"
                                 or self._held_squares.get(square, reads) != reads):
@@ -197,12 +238,90 @@ class FaultHandling:
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
         return mask.filter(occupied) if mask else occupied
 
+    def _ghost_stage(self, t: float, occupied: frozenset[int]) -> None:
+        """Ghosts of a missing diode (ghosts.py): a square that closes together with a corner of a rectangle
+        whose other corners read closed, where the game has no piece, names the diode-less corner (once one
+        candidate is left: a ``ghost`` fault); while a known (or candidate) diode-less square and two corners
+        read closed, the fourth corner's reading is masked (its state is the game's)."""
+        wiring = self._wiring
+        if wiring is None:
+            wiring = self._wiring = Wiring.standard(self.variant)
+        on = occupied - self._raw_prev
+        self._raw_prev = occupied
+        if on and not self._no_diode and self._deb.raw is not None:
+            recent = [(tt, s) for tt, s in self._raw_on if t - tt <= GHOST_WINDOW_S and s in occupied]
+            recent += [(t, s) for s in on]
+            self._raw_on = recent
+            if len(recent) > 1:
+                self._ghost_search(t, occupied, on, [s for _, s in recent])
+        diodes = self._no_diode | self._diode_suspects
+        if not diodes:
+            return
+        ghosts = ghost_squares(wiring, diodes, occupied)
+        masked = self._ghost_masked
+        for square in masked - ghosts:
+            masked.discard(square)
+            if self._fault_kind(square) is None and square not in self._held_squares:
+                self._mask.remove(square)
+        for square in ghosts - masked:
+            if square in self._mask:
+                continue
+            masked.add(square)
+            self._mask_square(square, square in self._occ)
+
+    def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
+        """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
+        the diode-less squares X whose ghosts explain every one of them the game says is empty but one (the
+        piece put down) and leave one that really closed (the corner that completed the rectangle)."""
+        wiring = self._wiring
+        assert wiring is not None
+        board = self.board
+        new = frozenset(s for s in recent if s not in self._occ and board.piece_at(s) is None)
+        if not new:
+            return
+        scored: dict[int, int] = {}
+        for x in occupied:
+            ghosts = ghost_squares(wiring, (x,), occupied)
+            ghosts = ghost_squares(wiring, (x,), occupied - (ghosts & new))
+            if not ghosts <= occupied:
+                continue            # X would close other squares too, and they read open
+            ghosts &= new
+            rest = new - ghosts
+            if not ghosts or len(rest) > 1 or not set(recent) - ghosts:
+                continue
+            if x in new and rest != {x} or x not in new and board.piece_at(x) is None and x not in self._occ:
+                continue
+            scored[x] = len(ghosts)
+        if not scored:
+            return
+        top = max(scored.values())
+        found = frozenset(x for x, n in scored.items() if n == top)
+        suspects = self._diode_suspects
+        both = suspects & found
+        self._diode_suspects = suspects = both if both else suspects | found
+        if len(suspects) == 1:
+            (x,) = suspects
+            self._diode_suspects = frozenset()
+            self._no_diode.add(x)
+            name = self.variant.square_name(x)
+            self._sensor_fault(x, "ghost", t, f"squares the game says are empty read occupied exactly while "
+                                              f"{name} and two corners of a matrix rectangle with it do: "
+                                              f"{name}'s diode is missing (or shorted)")
+            self._note(t, f"square {name}: missing diode, its ghosts masked from now on (check its diode)")
+
     def _masked_move_shows(self, occ: frozenset[int]) -> bool:
         """The board is exactly a legal move of the side to move from a masked square (its lift unseen): not
         the last move taken back, which it can look like (a capture from the masked square onto the square the
         last move left)."""
         expl = self._explain(occ)
         return expl is not None and expl.legal and expl.exact and expl.move.origin in self._mask
+
+    def _masked_move_unseen(self, occ: frozenset[int]) -> bool:
+        """The board reads as at the turn's start, yet a legal move between masked squares explains it (a
+        missing diode's rectangle hid both its lift and its landing): the press ends that move."""
+        expl = self._explain(occ)
+        return expl is not None and expl.legal and expl.exact and (
+            expl.move.origin in self._mask or expl.move.destination in self._mask)
 
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
@@ -387,11 +506,27 @@ class FaultHandling:
                           "cannot tell which")
         return expl
 
+    def _fits_frame(self, expl: Explanation) -> bool:
+        """The last frame is what the matrix reads with the pieces where ``expl`` puts them: each ghost of a
+        diode-less square reads closed (or, when the scanner holds them, may read anything), every other
+        square as its piece; a square masked for a stuck or dead switch is left out."""
+        m = self._seg
+        real = (m.occ0 - {expl.move.origin}).difference(expl.move.captured) | {expl.move.destination}
+        wiring = self._wiring
+        assert wiring is not None
+        ghosts = ghost_squares(wiring, self._no_diode | self._diode_suspects, real)
+        frame = self._raw_prev
+        faulty = frozenset(s for s in self._mask.squares if self._fault_kind(s) is not None)
+        if self._scanner_holds:
+            return not ((frame ^ real) - ghosts - faulty)
+        return not ((frame ^ (real | ghosts)) - faulty)
+
     def _explain_masked(self, board: Board, occ: frozenset[int], first: Explanation | None) -> Explanation | None:
         """:func:`explain_masked` on the segment; an unsettled choice between two moves is an observation."""
         seg = self._seg
+        fits = self._fits_frame if self._no_diode or self._diode_suspects else None
         expl, settled = explain_masked(board, seg.occ0, occ, self._mask.squares, frozenset(seg.landings),
-                                       tuple(seg.lift_order), seg.hints, self._index(board), first)
+                                       tuple(seg.lift_order), seg.hints, self._index(board), first, fits)
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name
@@ -414,6 +549,13 @@ class FaultHandling:
             self._fault(square, "stuck-closed", ev.t, message, occupied)
         elif kind == "missing-diode":
             self._sensor_fault(square, "ghost", ev.t, message)
+            wiring = Wiring.parse(ev.extra.get("wiring"), self.variant.squares) if "wiring" in ev.extra else None
+            if wiring is not None:
+                self._wiring = wiring
+            self._ghost_watch = True
+            self._scanner_holds = True
+            self._no_diode.add(square)
+            self._diode_suspects = frozenset()
         elif kind == "recovered" and square in self._mask:
             self._mask.remove(square)
             self._note(ev.t, f"square {self.variant.square_name(square)}: {message}")
