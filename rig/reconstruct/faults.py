@@ -331,12 +331,19 @@ class FaultHandling:
 
     def _mask_sync(self) -> None:
         """After a commit, a withdrawal or a restored position: each masked square takes the state of the
-        engine's board, and the new turn starts from it."""
+        engine's board, and the new turn starts from it. A square masked for a ghost keeps the state last read
+        unless the last move went onto or off it (a lift read there before the mask is the next move's)."""
         mask = self._mask
         if not mask:
             return
         board = self.board
+        ghosts = self._ghost_masked
+        touched: frozenset[int] = frozenset()
+        if ghosts and self._plies and (move := self._plies[-1].move) is not None:
+            touched = frozenset(move.path) | frozenset(move.captured)
         for square in list(mask.assumed):
+            if square in ghosts and square not in touched and self._fault_kind(square) is None:
+                continue
             self._mask_square(square, board.piece_at(square) is not None)
         seg = self._seg
         seg.occ0 = mask.filter(seg.occ0)

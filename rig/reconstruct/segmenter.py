@@ -113,7 +113,8 @@ class Segmenter:
         if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
-        if piece is not None and piece[0] != mover and seg.changes:
+        if piece is not None and piece[0] != mover and (
+                seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
                 self._removal_plan = None
