@@ -37,6 +37,7 @@ __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", 
 
 #: the ``kind`` of a ``sensor_faults`` item
 SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
+SIDE_NAMES = {True: "white", False: "black"}
 
 #: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
 #: when the two contacts bounce differently (the scanner debounces each cell on its own)
@@ -513,12 +514,44 @@ class FaultHandling:
                           "cannot tell which")
         return expl
 
-    def _fits_frame(self, expl: Explanation) -> bool:
+    def _hidden_reply(self, c, occ_before: frozenset[int]) -> bool:
+        """Without a clock, the mover lifts another piece while the board shows his move exactly, and his
+        opponent has a legal reply between squares a missing diode's rectangles mask (its lift and landing
+        unseen): that reply was played. Both moves are committed, ``c`` begins the mover's next move; two
+        such replies are an observation. (Else it would read as two moves in one turn, which the sensors
+        do not prove.)"""
+        seg = self._seg
+        if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
+            return False
+        plan = self._explain(occ_before)
+        if plan is None or not plan.legal or not plan.exact or c.square == plan.move.destination:
+            return False
+        after = self._physical_after(plan, occ_before)
+        masked = self._mask.squares
+        occ0 = self._mask.filter(occ_before)
+        index = self._index(after)
+        if not any({m.origin, m.destination} | set(m.captured) <= masked for m in index.moves):
+            return False
+        reply, settled = explain_masked(after, occ0, occ0, masked, frozenset(), (), None, index, None,
+                                        lambda e: self._fits_frame(e, occ0))
+        if reply is None or not reply.legal or not reply.exact:
+            return False
+        name = self.variant.square_name
+        self._commit_plan(plan, c.t, f"{SIDE_NAMES[not after.turn]} lifted {name(c.square)} after his move",
+                          occ_before)
+        self._commit_plan(reply, c.t, "a reply unseen under a missing diode's rectangle", occ0)
+        if not settled:
+            self._observe("illegal-move", c.t, (reply.move.origin, reply.move.destination),
+                          f"read as {reply.move.text(name=name)}", after.turn, self._number - (0 if after.turn else 1),
+                          "a missing diode's rectangle hid the reply; two legal replies fit the board")
+        return True
+
+    def _fits_frame(self, expl: Explanation, occ0: frozenset[int] | None = None) -> bool:
         """The last frame is what the matrix reads with the pieces where ``expl`` puts them: each ghost of a
         diode-less square reads closed (or, when the scanner holds them, may read anything), every other
         square as its piece; a square masked for a stuck or dead switch is left out."""
-        m = self._seg
-        real = (m.occ0 - {expl.move.origin}).difference(expl.move.captured) | {expl.move.destination}
+        start = self._seg.occ0 if occ0 is None else occ0
+        real = (start - {expl.move.origin}).difference(expl.move.captured) | {expl.move.destination}
         wiring = self._wiring
         assert wiring is not None
         ghosts = ghost_squares(wiring, self._no_diode | self._diode_suspects, real)

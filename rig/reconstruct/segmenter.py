@@ -142,6 +142,8 @@ class Segmenter:
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(c.square):
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
+        elif piece is not None and piece[0] == mover and self._ghost_masked and self._hidden_reply(c, occ_before):
+            seg = self._seg                   # the mover's move and an unseen reply read: c begins his next
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
                 self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
@@ -167,6 +169,15 @@ class Segmenter:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
+        elif (c.up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
+              and c.square == self._split.plan.move.destination and self._split_to_masked()):
+            # the mover lifts the piece he played again after the opponent's piece went to a masked square,
+            # unseen: the opponent's move is read as it stands and this lift begins the mover's next one
+            self._resolve_split()
+            seg = self._seg
+            plan = self._plan(occ | {c.square}, c.square)
+            if plan is not None:
+                self._split = PendingSplit(len(seg.changes), c.t, plan, occ | {c.square}, c.square)
         elif c.up and self._split is not None and self._split_captures(c.square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg
