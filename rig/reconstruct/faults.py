@@ -614,6 +614,11 @@ class FaultHandling:
         return any(m.origin == split.square and m.destination in mask and not mask.assumed[m.destination]
                    for m in self._index(after).moves)
 
+    def _split_took_capture(self) -> bool:
+        """The opponent's piece lifted last is one the mover's capture took (his removal, not a reply)."""
+        split = self._split
+        return split is not None and isinstance(split.plan, Explanation) and split.square in split.plan.move.captured
+
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a

@@ -110,7 +110,8 @@ class Segmenter:
         piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
         if piece is not None:
             occ_before = occ | {c.square}     # the square was occupied before this lift
-        if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
+        if self._mask.assumed and seg.changes and (self._split is None or self._split_took_capture()) \
+                and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
         if piece is not None and piece[0] != mover and (
