@@ -51,6 +51,8 @@ class Certainty:
         """FPD 3.8; CODEX 004 art. 42.J: captured pieces taken off before the capturing piece's landing was
         read. Certain when the removal came ``removal_margin_s`` or more before it; closer, the landing's
         switch may have closed late (a slow magnet) after the piece was released: an observation."""
+        if self._landing_hidden(early, move, t, number):
+            return []
         seg = self._seg
         name = self.variant.square_name
         mover = self.board.turn

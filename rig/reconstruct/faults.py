@@ -199,6 +199,7 @@ class FaultHandling:
         self._no_diode: set[int] = set()              # diode-less squares: the scanner's finding or the frames'
         self._diode_suspects: frozenset[int] = frozenset()   # the frames' candidates while two or more remain
         self._scanner_holds = False                   # the scanner holds ghost readings (its diode check)
+        self._ghost_until: dict[int, float] = {}      # when a square's ghost mask was last lifted
         self._ghost_masked: set[int] = set()          # squares masked now because a sneak path may close them
         self._raw_prev: frozenset[int] = frozenset()  # the last frame as read
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
@@ -262,6 +263,7 @@ class FaultHandling:
         masked = self._ghost_masked
         for square in masked - ghosts:
             masked.discard(square)
+            self._ghost_until[square] = t
             if self._fault_kind(square) is None and square not in self._held_squares:
                 self._mask.remove(square)
         for square in ghosts - masked:
@@ -613,6 +615,19 @@ class FaultHandling:
         mask = self._mask
         return any(m.origin == split.square and m.destination in mask and not mask.assumed[m.destination]
                    for m in self._index(after).moves)
+
+    def _landing_hidden(self, early: list[int], move: Move, t: float, number: int) -> bool:
+        """The capturing piece landed on a square a missing diode's rectangle masked during the turn: when it
+        landed is unknown, so a removal read before the landing proves nothing (an observation, not
+        ``capture-removed-early``)."""
+        dest = move.destination
+        if dest not in self._ghost_masked and self._ghost_until.get(dest, float("-inf")) < self._seg.t0:
+            return False
+        name = self.variant.square_name
+        self._observe("capture-removed-early", t, tuple(early), f"removed before the capturing piece was read on "
+                      f"{name(dest)}: " + ", ".join(name(s) for s in early), self.board.turn, number,
+                      f"{name(dest)} was masked (a missing diode's ghost) during the move: its landing was not seen")
+        return True
 
     def _split_took_capture(self) -> bool:
         """The opponent's piece lifted last is one the mover's capture took (his removal, not a reply)."""
