@@ -638,9 +638,11 @@ class FaultHandling:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
         move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
-        the opponent's turn."""
+        the opponent's turn. Not within ``release_s`` of the mover's last change: a king sliding over the
+        squares of its path shows them closed for a moment, and the piece is still in his hand."""
         prev = occ ^ {c.square}
-        if prev == self._seg.occ0:
+        seg = self._seg
+        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.release_s:
             return False
         plan = self._explain(prev)
         if plan is None or not plan.legal or not plan.exact:
