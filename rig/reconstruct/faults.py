@@ -174,6 +174,22 @@ def _flip_sets(index: PositionIndex, occ0: frozenset[int], occ: frozenset[int],
     return sorted(out, key=lambda f: (len(f), sorted(f)))
 
 
+def _on_path(variant: Any, move: Move, square: int) -> bool:
+    """``square`` is a landing of ``move`` or a square its piece passes over on the way (a king slides along
+    the diagonal before it jumps; FMJD 002 art. 3.9)."""
+    path = move.path
+    if square in path[1:]:
+        return True
+    fx, rx = variant.coords(square)
+    for a, b in zip(path, path[1:]):
+        (fa, ra), (fb, rb) = variant.coords(a), variant.coords(b)
+        df, dr = fb - fa, rb - ra
+        if abs(df) == abs(dr) and df and abs(fx - fa) == abs(rx - ra) and (fx - fa) * df > 0 \
+                and (rx - ra) * dr > 0 and abs(fx - fa) < abs(df):
+            return True
+    return False
+
+
 def _rank(expl: Explanation) -> tuple[int, int, int]:
     return (0 if expl.legal else 1, len(expl.standing) + len(expl.missing), 0 if expl.kind is None else 1)
 
@@ -638,11 +654,11 @@ class FaultHandling:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
         move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
-        the opponent's turn. Not within ``release_s`` of the mover's last change: a king sliding over the
+        the opponent's turn. Not within ``touch_s`` of the mover's last change: a king sliding over the
         squares of its path shows them closed for a moment, and the piece is still in his hand."""
         prev = occ ^ {c.square}
         seg = self._seg
-        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.release_s:
+        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
             return False
         plan = self._explain(prev)
         if plan is None or not plan.legal or not plan.exact:
@@ -650,7 +666,7 @@ class FaultHandling:
         after = self._physical_after(plan, prev)
         for m in self._index(after).moves:
             if m.origin in self._mask and after.piece_at(m.origin) is not None and (
-                    c.square in m.captured if c.up else c.square in m.path[1:]):
+                    c.square in m.captured if c.up else _on_path(self.variant, m, c.square)):
                 self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
                 self._resolve_split()
                 return True
