@@ -290,12 +290,12 @@ class FaultHandling:
 
     def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
         """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
-        the diode-less squares X whose ghosts explain every one of them the game says is empty but one (the
-        piece put down) and leave one that really closed (the corner that completed the rectangle)."""
+        the diode-less squares X whose ghosts explain every one of them that was empty but one (the piece put
+        down) and leave one that really closed (the corner that completed the rectangle)."""
         wiring = self._wiring
         assert wiring is not None
         board = self.board
-        new = frozenset(s for s in recent if s not in self._occ and board.piece_at(s) is None)
+        new = frozenset(s for s in recent if s not in self._occ)     # empty, or a piece lifted this turn
         if not new:
             return
         scored: dict[int, int] = {}
@@ -660,6 +660,10 @@ class FaultHandling:
         seg = self._seg
         if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
             return False
+        own = explain(self.board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                      self._index())
+        if own is not None and own.legal and own.exact:
+            return False                  # ``c`` completes a move of the mover, read with every square as it is
         plan = self._explain(prev)
         if plan is None or not plan.legal or not plan.exact:
             return False
