@@ -218,6 +218,8 @@ class FaultHandling:
         self._ghost_until: dict[int, float] = {}      # when a square's ghost mask was last lifted
         self._ghost_masked: set[int] = set()          # squares masked now because a sneak path may close them
         self._raw_prev: frozenset[int] = frozenset()  # the last frame as read
+        self._raw_t = 0.0                             # its time
+        self._refuted: set[int] = set()               # squares whose diode a settled frame shows in place
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
@@ -265,7 +267,10 @@ class FaultHandling:
         if wiring is None:
             wiring = self._wiring = Wiring.standard(self.variant)
         on = occupied - self._raw_prev
+        if not self._no_diode and self._raw_prev and t - self._raw_t >= GHOST_WINDOW_S:
+            self._refute_diodes(wiring, self._raw_prev)
         self._raw_prev = occupied
+        self._raw_t = t
         if on and not self._no_diode and self._deb.raw is not None:
             recent = [(tt, s) for tt, s in self._raw_on if t - tt <= GHOST_WINDOW_S and s in occupied]
             recent += [(t, s) for s in on]
@@ -288,6 +293,17 @@ class FaultHandling:
             masked.add(square)
             self._mask_square(square, square in self._occ)
 
+    def _refute_diodes(self, wiring: Wiring, frame: frozenset[int]) -> None:
+        """A frame that stood ``GHOST_WINDOW_S`` (every cell settled): a square reading closed whose missing
+        diode would close a square that reads open has its diode (a ghost never acts as a corner of its own
+        culprit's rectangles, so the test is exact)."""
+        refuted = self._refuted
+        for x in frame:
+            if x not in refuted and not ghost_squares(wiring, (x,), frame) <= frame:
+                refuted.add(x)
+        if self._diode_suspects & refuted:
+            self._diode_suspects -= refuted
+
     def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
         """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
         the diode-less squares X whose ghosts explain every one of them that was empty but one (the piece put
@@ -299,7 +315,7 @@ class FaultHandling:
         if not new:
             return
         scored: dict[int, int] = {}
-        for x in occupied:
+        for x in occupied - self._refuted:
             ghosts = ghost_squares(wiring, (x,), occupied)
             ghosts = ghost_squares(wiring, (x,), occupied - (ghosts & new))
             if not ghosts <= occupied:
@@ -494,6 +510,10 @@ class FaultHandling:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
             return None
+        if self._ghost_watch and not self._no_diode:
+            ghostly = self._ghost_origin(found, occ, lifted)
+            if ghostly is not None:
+                return ghostly
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
         # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
         # lowest; when two stay possible an observation says so
@@ -578,6 +598,49 @@ class FaultHandling:
         if self._scanner_holds:
             return not ((frame ^ real) - ghosts - faulty)
         return not ((frame ^ (real | ghosts)) - faulty)
+
+    def _ghost_origin(self, found: list[tuple[Move, int, str]], occ: frozenset[int],
+                      lifted: int | None) -> Explanation | None:
+        """Frames alone: a move whose origin still reads closed, where that origin is a ghost of a square X
+        whose missing diode would close it now (X, a corner in X's row and one in X's column read closed)
+        and close nothing that reads open: the lift was hidden by the ghost, not a stuck switch. X joins the
+        diode-less candidates (named once one is left), the origin is masked, and the move is read."""
+        wiring = self._wiring
+        if wiring is None:
+            return None
+        seg = self._seg
+        best: tuple[Move, int, frozenset[int]] | None = None
+        for move, square, kind in found:
+            if kind != "stuck-closed":
+                continue
+            xs = frozenset(x for x in occ - self._refuted if x != square
+                           and square in (g := ghost_squares(wiring, (x,), occ)) and g <= occ)
+            if xs and (best is None or len(xs) < len(best[2])):
+                best = (move, square, xs)
+        if best is None:
+            return None
+        move, square, xs = best
+        expl = explain(self.board, seg.occ0, occ - {square}, frozenset(seg.landings), tuple(seg.lift_order),
+                       seg.hints, self._index())
+        if expl is None or not expl.legal or not expl.exact or lifted is not None and (
+                lifted in expl.standing or lifted in expl.move.captured):
+            return None
+        both = self._diode_suspects & xs
+        self._diode_suspects = both if both else self._diode_suspects | xs
+        t = seg.last_change if seg.last_change is not None else seg.t0
+        self._note(t, f"square {self.variant.square_name(square)} still reads closed after its piece left: a "
+                      "missing diode's ghost (its rectangle reads closed), masked while it stands")
+        self._ghost_masked.add(square)
+        self._mask_square(square, False)
+        if len(self._diode_suspects) == 1:
+            (x,) = self._diode_suspects
+            self._diode_suspects = frozenset()
+            self._no_diode.add(x)
+            name = self.variant.square_name(x)
+            self._sensor_fault(x, "ghost", t, f"a square a piece left kept reading closed while {name} and two "
+                                              f"corners of a matrix rectangle with it did: {name}'s diode is "
+                                              "missing (or shorted)")
+        return expl
 
     def _explain_masked(self, board: Board, occ: frozenset[int], first: Explanation | None) -> Explanation | None:
         """:func:`explain_masked` on the segment; an unsettled choice between two moves is an observation."""
