@@ -129,7 +129,8 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], masked: frozenset[int],
                    landings: frozenset[int], lift_order: tuple[int, ...], hints: dict[int, int] | None,
                    index: PositionIndex, first: Explanation | None,
-                   fits: Callable[[Explanation], bool] | None = None) -> tuple[Explanation | None, bool]:
+                   fits: Callable[[Explanation], bool] | None = None,
+                   alternatives: list[Explanation] | None = None) -> tuple[Explanation | None, bool]:
     """The best reading of ``occ`` when the masked squares may be either way (their reading is the state
     the game gave them at the turn's start: a move onto or off one is not seen there). ``first``: the
     reading with the masked squares as they are. Returns (explanation, settled): ``settled`` is False when
@@ -154,6 +155,8 @@ def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], mask
         lifted = [e for e in exact if e.move.origin in lift_order]
         if len(lifted) == 1:
             return lifted[0], True
+        if alternatives is not None:
+            alternatives.extend(lifted or exact)
         return (lifted or exact)[0], False
     return best, True
 
@@ -219,6 +222,7 @@ class FaultHandling:
         self._ghost_masked: set[int] = set()          # squares masked now because a sneak path may close them
         self._raw_prev: frozenset[int] = frozenset()  # the last frame as read
         self._raw_t = 0.0                             # its time
+        self._reread_alts: tuple[int, list[Explanation]] | None = None   # an unsettled reading, to re-read
         self._refuted: set[int] = set()               # squares whose diode a settled frame shows in place
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
@@ -282,7 +286,10 @@ class FaultHandling:
             return
         ghosts = ghost_squares(wiring, diodes, occupied)
         masked = self._ghost_masked
-        for square in masked - ghosts:
+        freed = masked - ghosts
+        if freed and self._reread_alts is not None:
+            self._reread(t, occupied, freed)
+        for square in freed:
             masked.discard(square)
             self._ghost_until[square] = t
             if self._fault_kind(square) is None and square not in self._held_squares:
@@ -292,6 +299,44 @@ class FaultHandling:
                 continue
             masked.add(square)
             self._mask_square(square, square in self._occ)
+
+    def _reread(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> None:
+        """A missing diode's rectangle broke and its squares read again: when the last move was read from two
+        that fitted the masked board (an observation) and what the freed squares read contradicts it but fits
+        the other, the last move is re-read (withdrawn from the record without a take-back, the other one
+        committed), before the opponent's change in this frame is read."""
+        ply, alts = self._reread_alts or (-1, [])
+        undo = self._undo
+        if undo is None or undo.ply != ply or self._seg.changes or self._split is not None or self._held is not None:
+            if undo is None or undo.ply != ply:
+                self._reread_alts = None
+            return
+        board = self.board
+
+        def shows(squares_after: frozenset[int]) -> bool:
+            return all((s in occupied) == (s in squares_after) for s in freed)
+
+        now = frozenset(s for s in range(1, self.variant.squares + 1) if board.piece_at(s) is not None)
+        if shows(now):
+            return
+        occ0 = undo.occ_before
+        fitting = []
+        for e in alts:
+            after = (occ0 - {e.move.origin}).difference(e.move.captured) | {e.move.destination}
+            if shows(after):
+                fitting.append((e, after))
+        if len({e.move.key for e, _ in fitting}) != 1:
+            return
+        expl, after = fitting[0]
+        self._reread_alts = None
+        entry = self.moves[-1]
+        name = self.variant.square_name
+        self._withdraw(t, undo)
+        self._plies.pop()                 # a misreading, not a move taken back: out of the record
+        self._commit(expl, entry.t, "re-read once the missing diode's rectangle broke", occ_after=after)
+        self._observe("illegal-move", t, tuple(sorted(freed)), f"{entry.move_text} re-read as "
+                      f"{expl.move.text(name=name)}", entry.side == "white", entry.number,
+                      "a missing diode's rectangle masked both readings; the squares it freed show which")
 
     def _refute_diodes(self, wiring: Wiring, frame: frozenset[int]) -> None:
         """A frame that stood ``GHOST_WINDOW_S`` (every cell settled): a square reading closed whose missing
@@ -646,8 +691,11 @@ class FaultHandling:
         """:func:`explain_masked` on the segment; an unsettled choice between two moves is an observation."""
         seg = self._seg
         fits = self._fits_frame if self._no_diode or self._diode_suspects else None
+        alts: list[Explanation] = []
         expl, settled = explain_masked(board, seg.occ0, occ, self._mask.squares, frozenset(seg.landings),
-                                       tuple(seg.lift_order), seg.hints, self._index(board), first, fits)
+                                       tuple(seg.lift_order), seg.hints, self._index(board), first, fits, alts)
+        if not settled:
+            self._reread_alts = (len(self._plies), alts)     # the ply this segment's commit will write
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name
