@@ -134,3 +134,19 @@ def test_stuck_closed_from_the_frames_alone(variant, clock):
     square = {"portuguese": 19, "international": 28}[variant]
     s, r = _read(variant, 0, f"stuck-closed:{square}", clock, False, plies=40)
     _exact(s, r, square, "stuck-closed")
+
+
+def test_missing_diode_two_readings_re_read_when_the_rectangle_breaks_international_clock():
+    """35-30 with both squares masked fits the board as well as 33-28: an observation, and once black's lift
+    breaks the rectangle the freed squares show 35-30, which replaces the first reading (no take-back)."""
+    s, r = _read("international", 5, "missing-diode:22", True, True, plies=70)
+    _exact(s, r, 22, "ghost")
+    assert any("re-read as" in o.detail for o in r.observations)
+    assert "taken back" not in r.pdn()
+
+
+@pytest.mark.parametrize("clock", CLOCKS)
+def test_lift_hidden_by_a_ghost_is_no_stuck_switch_international_frames_alone(clock):
+    """40-34 while 40 is a ghost of 22's rectangle: its lift never reads; the frames alone name 22's diode."""
+    s, r = _read("international", 3, "missing-diode:22", clock, False, plies=12)
+    _exact(s, r, 22, "ghost")
