@@ -150,3 +150,42 @@ def test_lift_hidden_by_a_ghost_is_no_stuck_switch_international_frames_alone(cl
     """40-34 while 40 is a ghost of 22's rectangle: its lift never reads; the frames alone name 22's diode."""
     s, r = _read("international", 3, "missing-diode:22", clock, False, plies=12)
     _exact(s, r, 22, "ghost")
+
+
+def test_a_switch_fails_in_the_middle_of_the_game_in_the_simulated_matrix():
+    from sensors.errors import MatrixConfigError
+    from sensors.simmatrix import Fault, SimulatedMatrix
+
+    assert Fault.parse("dead:5@12.5") == Fault("dead", 5, 12.5) and str(Fault.parse("dead:5@12.5")) == "dead:5@12.5"
+    with pytest.raises(MatrixConfigError):
+        Fault.parse("missing-diode:5@3")
+    with pytest.raises(MatrixConfigError):
+        Fault.parse("dead:5@soon")
+    m = SimulatedMatrix("portuguese", faults=["dead:5@10", "stuck-closed:20@10"])
+    m.set_occupied({5}, 0.0, bounce=False)
+    dead, stuck = m.wiring.cell(5), m.wiring.cell(20)
+    assert (m.contact(dead, 9.9), m.contact(dead, 10.1)) == (True, False)
+    assert (m.contact(stuck, 9.9), m.contact(stuck, 10.1)) == (False, True)
+    assert m.next_change(0.0) == 10.0          # the scan does not skip the moment it fails
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("ply", [16, 22])
+def test_dead_mid_game_under_a_square_used_before_portuguese_clock(ply, health):
+    """The switch under the square the ply's move lands on dies half a second before that turn: found, and
+    every move before and after it exact."""
+    game = _game("portuguese", 0)
+    seed = f"mid:portuguese:{ply}:True"
+    s = simulate_game("portuguese", game.moves, fen=game.fen, seed=seed, clock=True,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    turn, before = s.turns[ply], s.turns[ply - 1]
+    square = min(turn.occupied - before.occupied)
+    assert any(square in t.occupied for t in s.turns[:ply - 1])         # a square used earlier
+    s = through_matrix(s, [f"dead:{square}@{turn.start_t - 0.5}"], seed=zlib.crc32(seed.encode()))
+    r = Reconstructor(s.header)
+    for ev in s.events:
+        if health or not isinstance(ev, HealthLine):
+            r.feed(ev)
+    r.finish()
+    _exact(s, r, square, "dead")
+    assert r.sensor_faults[0].since >= turn.start_t - 0.5
