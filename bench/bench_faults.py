@@ -15,7 +15,9 @@ how many named a sensor fault on the faulty square (and the kinds named), the ga
 irregularity and the irregularities raised (a fault must cause none: the games are played without
 irregularity), the observations, and faults named on other squares.
 
-Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR]
+With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
+
+Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR] [--midgame]
 """
 
 from __future__ import annotations
@@ -85,6 +87,43 @@ def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
           f"faults {faults}")
 
 
+def midgame(args) -> int:
+    """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
+    of each variant, half a second before plies 10, 16, 22 and 28, the switch under the square the ply's move
+    lands on dies, or the one under the square it leaves sticks closed. Prints, per variant, kind, clock and
+    mode, the games read exactly and without a player irregularity, and the fault named on its square."""
+    for variant in args.variant or VARIANTS:
+        game = real_games(variant, 1)[0]
+        for kind in ("dead", "stuck-closed"):
+            for clock in (True, False):
+                stats = {m: Counter() for m in MODES}
+                for ply in (10, 16, 22, 28):
+                    if ply + 2 >= len(game.moves):
+                        continue
+                    seed = f"mid:{variant}:{ply}:{clock}"
+                    s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
+                                       model=HumanModel(bounce_p=0.0), tags=game.tags)
+                    turn, before = s0.turns[ply], s0.turns[ply - 1]
+                    changed = (turn.occupied - before.occupied) if kind == "dead" else (before.occupied - turn.occupied)
+                    square = min(changed)
+                    fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
+                    s = through_matrix(s0, [fault], seed=zlib.crc32(seed.encode()))
+                    for mode in MODES:
+                        r = transcribe(s, mode == "health")
+                        got = [m.move_text for m in r.moves if not m.withdrawn]
+                        st = stats[mode]
+                        st["games"] += 1
+                        st["exact"] += got == s.expected_moves and not r.irregularities
+                        st["named"] += any(f.square == square and f.kind == kind for f in r.sensor_faults)
+                        if args.show and (got != s.expected_moves or r.irregularities):
+                            show(seed, f"{kind}:{square}@ply{ply}", mode, got, s, r)
+                for mode in MODES:
+                    st = stats[mode]
+                    print(f"{variant:13} {kind:13} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
+                          f"exact without irregularity {st['exact']}  named {st['named']}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=3, help="real games per variant (default 3)")
@@ -92,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kind", action="append", help="only these fault kinds")
     p.add_argument("--show", action="store_true", help="print each game read wrong (first differing move)")
     p.add_argument("--dump", metavar="DIR", help="write each game read wrong (or with an irregularity) there")
+    p.add_argument("--midgame", action="store_true",
+                   help="switches failing in the middle of the game instead (see midgame())")
     args = p.parse_args(argv)
+    if args.midgame:
+        return midgame(args)
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
     rows = []

@@ -79,6 +79,8 @@ def test_ghost_squares_are_what_the_matrix_circuit_reads(variant):
 
 
 def test_wiring_from_a_health_line_must_name_every_square():
+    for variant in ("portuguese", "brazilian", "international"):    # the engine's standard wiring is the scanner's
+        assert Wiring.standard(variant).cells == default_cellmap(variant).cells
     cells = default_cellmap("portuguese").to_lists()
     assert Wiring.parse(cells, 32) == Wiring.standard("portuguese")
     assert Wiring.parse(cells[:-1], 32) is None

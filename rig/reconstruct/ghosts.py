@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from rig.variants import get_variant
+
 __all__ = ["Wiring", "ghost_squares"]
 
 
@@ -32,10 +34,11 @@ class Wiring:
 
     @classmethod
     def standard(cls, variant: Any) -> "Wiring":
-        """The standard wiring of ``variant`` (row i = rank i, column j = j-th dark square from file a)."""
-        from sensors.cellmap import default_cellmap     # the scanner's own definition of it
-
-        return cls(default_cellmap(variant).cells)
+        """The standard wiring of ``variant`` (row i = rank i, column j = j-th dark square from file a), as the
+        scanner's default cell map wires it (docs/matrix.md)."""
+        v = get_variant(variant)
+        return cls(tuple(tuple(sq for f in range(v.size) if (sq := v.square_at(f, r)) is not None)
+                         for r in range(v.size)))
 
     @classmethod
     def parse(cls, lists: Any, squares: int) -> "Wiring | None":
