@@ -19,7 +19,9 @@ From then on the square is *masked*: :class:`SwitchMask` replaces its reading in
 the game gives it (the engine's board after each commit), and the matcher tries both states of a masked
 square, so a move onto or off it is read from the other squares and the rules. ``rig run`` also writes the
 scanner's health findings into the session (``{"type": "health", ...}``): a switch the scanner masked is
-masked here from that line on, a missing diode is reported as ``ghost``.
+masked here from that line on, a missing diode is reported as ``ghost``. The missing diode's ghosts are
+found and masked frame by frame in :mod:`rig.reconstruct.ghostread`; a board with masked squares is read by
+:func:`rig.reconstruct.maskread.explain_masked`.
 """
 
 from __future__ import annotations
