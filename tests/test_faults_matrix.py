@@ -191,3 +191,12 @@ def test_dead_mid_game_under_a_square_used_before_portuguese_clock(ply, health):
     r.finish()
     _exact(s, r, square, "dead")
     assert r.sensor_faults[0].since >= turn.start_t - 0.5
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_missing_diode_reading_re_read_after_the_opponents_move_international_clock(health):
+    """41-37 with 36 and 37 both ghosts fits as well as 41-36; the rectangle breaks only after black's reply
+    (which touches neither): both are read again, 41-37 then the reply."""
+    s, r = _read("international", 8, "missing-diode:29", True, health, plies=40)
+    _exact(s, r, 29, "ghost")
+    assert any("re-read as 41-37" in o.detail for o in r.observations)
