@@ -2,18 +2,22 @@
 
 For each variant, fault kind and square (a stuck-closed switch on an empty central square, a dead switch
 under a starting piece, a missing diode on a central square), clock and no clock, the real games of
-tests/data are simulated (``rig simulate --matrix --fault KIND:SQ``: the hands, the matrix, the project's
-scanner and its health monitor) and transcribed twice:
+tests/data (and the demo game of rig/data/demo) are simulated (``rig simulate --matrix --fault KIND:SQ``:
+the hands, the matrix, the project's scanner and its health monitor) and transcribed in two modes:
 
-- *frames*: the frames alone (the engine finds the fault from the frames themselves);
-- *health*: with the scanner's health findings as session lines, as ``rig run`` and ``rig simulate --matrix``
-  write them.
+- *health*: the scanner with its start checks and diode check, its findings as session ``health`` lines,
+  as ``rig run`` and ``rig simulate --matrix`` write them;
+- *frames*: a scanner without those checks (no health line: the stuck switch and the ghosts reach the
+  frames as they read); the engine finds the fault from the frames alone.
 
-Per fault kind and variant it prints the games, how many were read exactly (the moves that stand), how
-many named a sensor fault on the faulty square (and the kinds named), and the player irregularities
-raised (a fault must cause none: the games are played without irregularity).
+Per fault kind, variant and mode it prints the games, how many were read exactly (the moves that stand),
+how many named a sensor fault on the faulty square (and the kinds named), the games with a player
+irregularity and the irregularities raised (a fault must cause none: the games are played without
+irregularity), the observations, and faults named on other squares.
 
-Usage: python bench/bench_faults.py [--games N] [--variant V]
+With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
+
+Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR] [--midgame]
 """
 
 from __future__ import annotations
@@ -31,7 +35,10 @@ from rig.simulate.games import load_pdn_games
 from sensors.simulation import through_matrix
 from rig.variants import get_variant
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "data")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+DATA = os.path.join(ROOT, "tests", "data")
+DEMO = os.path.join(ROOT, "rig", "data", "demo")
+MODES = ("health", "frames")
 VARIANTS = ("portuguese", "brazilian", "international")
 
 
@@ -54,6 +61,14 @@ def fault_squares(variant: str) -> dict[str, list[int]]:
     return {"stuck-closed": empty[:2], "dead": [front_w, front_b], "missing-diode": empty[2:4]}
 
 
+def real_games(variant: str, limit: int) -> list:
+    """The real games of tests/data/<variant>, then the demo game, up to ``limit``."""
+    folder = os.path.join(DATA, variant)
+    paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".pdn")]
+    paths.append(os.path.join(DEMO, f"{variant}.pdn"))
+    return [g for path in paths for g in load_pdn_games(path, variant)][:limit]
+
+
 def transcribe(session, with_health: bool) -> Reconstructor:
     r = Reconstructor(session.header)
     for ev in session.events:
@@ -72,54 +87,112 @@ def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
           f"faults {faults}")
 
 
+def midgame(args) -> int:
+    """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
+    of each variant, half a second before plies 10, 16, 22 and 28, the switch under the square the ply's move
+    lands on dies, or the one under the square it leaves sticks closed. Prints, per variant, kind, clock and
+    mode, the games read exactly and without a player irregularity, and the fault named on its square."""
+    for variant in args.variant or VARIANTS:
+        game = real_games(variant, 1)[0]
+        for kind in ("dead", "stuck-closed"):
+            for clock in (True, False):
+                stats = {m: Counter() for m in MODES}
+                for ply in (10, 16, 22, 28):
+                    if ply + 2 >= len(game.moves):
+                        continue
+                    seed = f"mid:{variant}:{ply}:{clock}"
+                    s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
+                                       model=HumanModel(bounce_p=0.0), tags=game.tags)
+                    turn, before = s0.turns[ply], s0.turns[ply - 1]
+                    changed = (turn.occupied - before.occupied) if kind == "dead" else (before.occupied - turn.occupied)
+                    square = min(changed)
+                    fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
+                    s = through_matrix(s0, [fault], seed=zlib.crc32(seed.encode()))
+                    for mode in MODES:
+                        r = transcribe(s, mode == "health")
+                        got = [m.move_text for m in r.moves if not m.withdrawn]
+                        st = stats[mode]
+                        st["games"] += 1
+                        st["exact"] += got == s.expected_moves and not r.irregularities
+                        st["named"] += any(f.square == square and f.kind == kind for f in r.sensor_faults)
+                        if args.show and (got != s.expected_moves or r.irregularities):
+                            show(seed, f"{kind}:{square}@ply{ply}", mode, got, s, r)
+                for mode in MODES:
+                    st = stats[mode]
+                    print(f"{variant:13} {kind:13} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
+                          f"exact without irregularity {st['exact']}  named {st['named']}", flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=3, help="real games per variant (default 3)")
     p.add_argument("--variant", choices=VARIANTS, action="append")
     p.add_argument("--kind", action="append", help="only these fault kinds")
     p.add_argument("--show", action="store_true", help="print each game read wrong (first differing move)")
+    p.add_argument("--dump", metavar="DIR", help="write each game read wrong (or with an irregularity) there")
+    p.add_argument("--midgame", action="store_true",
+                   help="switches failing in the middle of the game instead (see midgame())")
     args = p.parse_args(argv)
+    if args.midgame:
+        return midgame(args)
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
     rows = []
     for variant in args.variant or VARIANTS:
-        folder = os.path.join(DATA, variant)
-        games = [g for name in sorted(os.listdir(folder)) if name.endswith(".pdn")
-                 for g in load_pdn_games(os.path.join(folder, name), variant)][:args.games]
+        games = real_games(variant, args.games)
         for kind, squares in fault_squares(variant).items():
             if args.kind and kind not in args.kind:
                 continue
-            for mode in ("frames", "health"):
-                stats: Counter = Counter()
-                named: Counter = Counter()
-                for gi, game in enumerate(games):
-                    for square in squares:
-                        for clock in (True, False):
-                            seed = f"faults:{variant}:{gi}:{square}:{clock}"
-                            s = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
-                                              model=HumanModel(bounce_p=0.0), tags=game.tags)
-                            s = through_matrix(s, [f"{kind}:{square}"], seed=zlib.crc32(seed.encode()))
+            stats = {m: Counter() for m in MODES}
+            named = {m: Counter() for m in MODES}
+            for gi, game in enumerate(games):
+                for square in squares:
+                    for clock in (True, False):
+                        seed = f"faults:{variant}:{gi}:{square}:{clock}"
+                        s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
+                                           model=HumanModel(bounce_p=0.0), tags=game.tags)
+                        for mode in MODES:
+                            s = through_matrix(s0, [f"{kind}:{square}"], seed=zlib.crc32(seed.encode()),
+                                               checks=mode == "health")
                             r = transcribe(s, mode == "health")
-                            stats["games"] += 1
+                            st = stats[mode]
+                            st["games"] += 1
                             got = [m.move_text for m in r.moves if not m.withdrawn]
-                            stats["exact"] += got == s.expected_moves
-                            if args.show and (got != s.expected_moves or r.irregularities):
-                                show(seed, f"{kind}:{square}", mode, got, s, r)
+                            st["exact"] += got == s.expected_moves
+                            if got != s.expected_moves or r.irregularities:
+                                if args.show:
+                                    show(seed, f"{kind}:{square}", mode, got, s, r)
+                                if args.dump:
+                                    name = seed.replace(":", "_") + f"_{kind}_{mode}.jsonl"
+                                    s.write(os.path.join(args.dump, name))
                             kinds = sorted({f.kind for f in r.sensor_faults if f.square == square})
-                            stats["named"] += bool(kinds)
+                            st["named"] += bool(kinds)
                             for k in kinds:
-                                named[k] += 1
-                            stats["irregularities"] += len(r.irregularities)
-                            stats["observations"] += len(r.observations)
-                            stats["other faults"] += sum(f.square != square for f in r.sensor_faults)
-                rows.append((variant, kind, mode, stats, named))
-                print(f"{variant:13} {kind:13} {mode:6} games {stats['games']:3}  exact {stats['exact']:3}  "
-                      f"named {stats['named']:3} ({', '.join(f'{k} {n}' for k, n in sorted(named.items())) or '-'})  "
-                      f"player irregularities {stats['irregularities']}  observations {stats['observations']}  "
-                      f"faults elsewhere {stats['other faults']}", flush=True)
-    total = Counter()
-    for *_, stats, _n in rows:
-        total.update(stats)
-    print(f"total: games {total['games']}, exact {total['exact']}, fault named {total['named']}, "
-          f"player irregularities {total['irregularities']}, faults elsewhere {total['other faults']}")
+                                named[mode][k] += 1
+                            st["irregular games"] += bool(r.irregularities)
+                            st["irregularities"] += len(r.irregularities)
+                            st["observations"] += len(r.observations)
+                            st["other faults"] += sum(f.square != square for f in r.sensor_faults)
+            for mode in MODES:
+                st, nm = stats[mode], named[mode]
+                rows.append((variant, kind, mode, st, nm))
+                print(f"{variant:13} {kind:13} {mode:6} games {st['games']:3}  exact {st['exact']:3}  "
+                      f"named {st['named']:3} ({', '.join(f'{k} {n}' for k, n in sorted(nm.items())) or '-'})  "
+                      f"games with a player irregularity {st['irregular games']} ({st['irregularities']})  "
+                      f"observations {st['observations']}  faults elsewhere {st['other faults']}", flush=True)
+    print("per fault kind and mode:")
+    for kind in ("stuck-closed", "dead", "missing-diode"):
+        for mode in MODES:
+            total: Counter = Counter()
+            for _v, k, m, st, _n in rows:
+                if k == kind and m == mode:
+                    total.update(st)
+            if total["games"]:
+                print(f"  {kind:13} {mode:6} games {total['games']:3}  exact {total['exact']:3}  named "
+                      f"{total['named']:3}  games with a player irregularity {total['irregular games']} "
+                      f"({total['irregularities']})  observations {total['observations']}  "
+                      f"faults elsewhere {total['other faults']}")
     return 0
 
 

@@ -44,12 +44,17 @@ class HealthEvent:
     message: str
     masked: bool = False
     related: tuple[int, ...] = field(default=())
+    #: the cell map (square under each matrix cell), on a ``missing-diode`` event: the engine finds the
+    #: rectangles whose fourth corner the cell can close (rig/reconstruct/ghosts.py)
+    wiring: tuple[tuple[int, ...], ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "health", "t": round(self.t, 4), "kind": self.kind, "square": self.square,
                              "cell": list(self.cell), "masked": self.masked, "message": self.message}
         if self.related:
             d["related"] = list(self.related)
+        if self.wiring is not None:
+            d["wiring"] = [list(row) for row in self.wiring]
         return d
 
 
@@ -85,7 +90,7 @@ class HealthMonitor:
                related: Iterable[int] = ()) -> None:
         sq = self.cellmap.square(cell)
         ev = HealthEvent(t, kind, sq, cell, f"square {sq} (matrix row {cell[0]}, column {cell[1]}): {message}",
-                         masked, tuple(sorted(related)))
+                         masked, tuple(sorted(related)), self.cellmap.cells if kind == "missing-diode" else None)
         out.append(ev)
         self.events.append(ev)
 

@@ -70,23 +70,35 @@ class Fault:
 
     kind: str
     target: int
+    #: ``stuck-closed`` and ``dead`` only: the switch fails at this time (seconds), working before
+    since: float = float("-inf")
 
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
             raise MatrixConfigError(f"unknown fault {self.kind!r}; expected one of {', '.join(FAULT_KINDS)}")
+        if self.since != float("-inf") and self.kind not in ("stuck-closed", "dead"):
+            raise MatrixConfigError(f"only stuck-closed and dead switches fail mid-game, not {self.kind}")
 
     @classmethod
     def parse(cls, text: "str | Fault") -> "Fault":
-        """``"stuck-closed:12"``, ``"dead:5"``, ``"missing-diode:18"``, ``"broken-row:3"``."""
+        """``"stuck-closed:12"``, ``"dead:5"``, ``"missing-diode:18"``, ``"broken-row:3"``; a switch that fails
+        in the middle of the game: ``"dead:5@120"`` (from 120 s on)."""
         if isinstance(text, Fault):
             return text
         kind, sep, target = text.partition(":")
+        target, at, since = target.partition("@")
         if not sep or not target.strip().isdigit():
-            raise MatrixConfigError(f"a fault is KIND:NUMBER (e.g. stuck-closed:12), not {text!r}")
+            raise MatrixConfigError(f"a fault is KIND:NUMBER[@SECONDS] (e.g. stuck-closed:12), not {text!r}")
+        if at:
+            try:
+                when = float(since)
+            except ValueError:
+                raise MatrixConfigError(f"the time after @ must be seconds, not {since!r}") from None
+            return cls(kind.strip(), int(target), when)
         return cls(kind.strip(), int(target))
 
     def __str__(self) -> str:
-        return f"{self.kind}:{self.target}"
+        return f"{self.kind}:{self.target}" + (f"@{self.since:g}" if self.since != float("-inf") else "")
 
 
 @dataclass(frozen=True)
@@ -136,6 +148,8 @@ class SimulatedMatrix:
         self.no_diode: set[Cell] = set()
         self.reversed: set[Cell] = set()
         self.placement_faults: dict[int, set[str]] = {}
+        self._fails_at: dict[Cell, float] = {}    # a switch failing in the middle of the game: when
+        self._change_times_pending: list[float] = []
         self._induced: dict[int, list[Cell]] = {}  # square -> neighbour cells its king closed too
         self.broken_rows: set[int] = set()
         self.broken_cols: set[int] = set()
@@ -154,6 +168,9 @@ class SimulatedMatrix:
                     continue
                 {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode,
                  "reversed-diode": self.reversed}[f.kind].add(cell)
+                if f.since != float("-inf"):
+                    self._fails_at[cell] = f.since
+                    self._change_times_pending.append(f.since)
         # per cell: change times and states (the contact's history); empty = open since forever
         self._times: dict[Cell, list[float]] = {}
         self._states: dict[Cell, list[bool]] = {}
@@ -170,7 +187,7 @@ class SimulatedMatrix:
         self._cache: tuple | None = None
         self._closed_cache: tuple[float, float, frozenset[Cell]] | None = None
         self._edges_cache: tuple[frozenset[Cell], dict] | None = None
-        self._change_times: list[float] = []
+        self._change_times: list[float] = sorted(self._change_times_pending)   # a switch failing is a change
 
     # -- the pieces -----------------------------------------------------------------------
 
@@ -260,10 +277,9 @@ class SimulatedMatrix:
 
     def contact(self, cell: Cell, t: float | None = None) -> bool:
         """Whether the switch of ``cell`` conducts at ``t`` (faults included)."""
-        if cell in self.stuck_closed:
-            return True
-        if cell in self.dead:
-            return False
+        if cell in self.stuck_closed or cell in self.dead:
+            if self._now(t) >= self._fails_at.get(cell, float("-inf")):
+                return cell in self.stuck_closed
         times = self._times.get(cell)
         if not times:
             return False

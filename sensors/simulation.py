@@ -109,16 +109,20 @@ def occupancy_timeline(session: SimulatedSession) -> list[tuple[float, frozenset
     return [(f.t, f.occupied) for f in session.frames]
 
 
-def through_matrix(session: SimulatedSession, faults: Iterable[str] = (), seed: int = 0) -> SimulatedSession:
+def through_matrix(session: SimulatedSession, faults: Iterable[str] = (), seed: int = 0, *,
+                   checks: bool = True) -> SimulatedSession:
     """The same session with its frames replaced by what the scanner read from a simulated matrix following
     the session's occupancy (``faults``: ``stuck-closed:SQ``, ``dead:SQ``, ``missing-diode:SQ``, ...), and the
     scanner's health findings as ``health`` lines, as ``rig run`` writes them (docs/session-format.md).
 
     The hands' bounce is switched off there: the simulated matrix bounces each contact itself
-    (:class:`~sensors.simmatrix.SwitchModel`) and the scanner debounces it."""
+    (:class:`~sensors.simmatrix.SwitchModel`) and the scanner debounces it. ``checks=False``: a scanner
+    without the start checks and the diode check (no health line; a stuck switch and ghosts reach the
+    frames as they read)."""
     timeline = occupancy_timeline(session)
     faults = list(faults)
-    run = run_matrix_session(session.header.variant, timeline, faults, seed, expected_start=timeline[0][1])
+    run = run_matrix_session(session.header.variant, timeline, faults, seed,
+                             expected_start=timeline[0][1] if checks else None, diode_check=checks)
     frames: list[Event] = list(run.frames)
     for h in run.health:
         extra = {k: v for k, v in h.to_json().items() if k not in ("type", "t", "kind", "square", "masked", "message")}

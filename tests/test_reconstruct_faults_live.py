@@ -54,3 +54,26 @@ def test_health_finding_is_journaled_fed_and_shown(tmp_path, variant, clock):
     name = v.square_name(empty)
     assert any(w.startswith(f"check square {name}: switch stuck-closed") for w in loop.view.warnings())
     assert f"check square {name}" in stream.getvalue()
+
+
+@pytest.mark.parametrize("clock", [True, False], ids=["clock", "no-clock"])
+@pytest.mark.parametrize("variant", ["portuguese", "international"])
+def test_missing_diode_finding_is_journaled_with_its_wiring_and_shown(tmp_path, variant, clock):
+    from sensors.cellmap import default_cellmap
+    from sensors.health import HealthMonitor
+
+    v = get_variant(variant)
+    start = frozenset(v.white_start) | frozenset(v.black_start)
+    loop, paths, stream = _loop(tmp_path, variant, clock)
+    loop.append(Frame(0.1, start))
+    cmap = default_cellmap(v)
+    square = min(start)
+    (ev,) = HealthMonitor(cmap).add_backward(0.2, {cmap.cell(square): "missing-diode"})
+    loop._health(ev)
+    loop.engine.finish()
+    assert [(f.square, f.kind) for f in loop.engine.sensor_faults] == [(square, "ghost")]
+    lines = [e for e in recover(paths.session).events if isinstance(e, HealthLine)]
+    assert lines[0].extra["wiring"] == cmap.to_lists()          # the engine's rectangles come from it
+    assert loop.engine._wiring is not None and loop.engine._wiring.cells == cmap.cells
+    name = v.square_name(square)
+    assert any(w.startswith(f"check square {name}: its diode is missing") for w in loop.view.warnings())

@@ -43,6 +43,9 @@ class RunView(GameView):
 
     def fault_label(self, f) -> str:
         name = self.board.variant.square_name(f.square)
+        if f.kind == "ghost":
+            return (f"check square {name}: its diode is missing since {f.since:.1f} s (the ghosts it makes are "
+                    "masked, read from the rules)")
         return f"check square {name}: switch {f.kind} since {f.since:.1f} s, masked (read from the rules)"
 
 

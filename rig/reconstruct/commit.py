@@ -247,7 +247,8 @@ class CommitPolicy:
         ctx = detectors.Context(self.judge.book, t, mover, number)
         found = self._record((detectors.two_moves(ctx, move, text),), before=in_turn) if two_moves else []
         findings = detectors.move_findings(ctx, board_before, index, expl, text)
-        findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings)
+        findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings,
+                                             self._unseen_landings())
         if findings:
             found += self._record(findings)
         legal_in_record = expl.legal

@@ -30,7 +30,8 @@ from rig.reconstruct.state import SIDE, Segment, snap
 from rig.variants import Variant
 
 __all__ = ["Finding", "Context", "cite", "move_findings", "trail_findings", "release_findings",
-           "early_removal_findings", "touched_not_moved", "removal_out_of_order", "two_moves", "clock_without_move",
+           "early_removal_findings", "early_removal_unseen", "touched_not_moved", "removal_out_of_order", "two_moves",
+           "clock_without_move",
            "unexplained_change", "move_taken_back", "position_lost", "wrong_setup", "turned_start",
            "held_off_observation"]
 
@@ -123,10 +124,12 @@ def two_moves(ctx: Context, move: Move, text: str) -> Irregularity:
 # -- the turn's trail -------------------------------------------------------------------------------------
 
 def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Explanation, seg: Segment,
-                   settings: Settings) -> list[Finding]:
+                   settings: Settings, unseen: frozenset[int] = frozenset()) -> list[Finding]:
     """Touch-move, release, early and out-of-order removal and crowning, from the turn's evidence ``seg`` of
     the move ``expl`` played from ``board``, each judged by the book (FPD 000 4.3-4.6, 001 5.1.1, FMJD 002 3.11,
-    4.11, CODEX 004 42.C): an irregularity, an observation, or nothing."""
+    4.11, CODEX 004 42.C): an irregularity, an observation, or nothing. ``unseen``: squares whose switch was
+    masked during the turn (a faulty switch, docs/reconstruction.md "Failing switches"): a landing there has
+    no time, and no removal is proved early against it."""
     mover = board.turn
     move = expl.move
     found: list[Finding] = []
@@ -151,7 +154,9 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
             final = max((c.t for c in seg.changes if c.square == move.origin and not c.up), default=None)
         early = sorted(s for s in move.captured
                        if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
-        if early:
+        if early and move.destination in unseen:
+            found += early_removal_unseen(ctx, early, move, name)
+        elif early:
             assert final is not None
             found += early_removal_findings(ctx, seg, early, move, final, settings.removal_margin_s, name)
         order = removal_out_of_order(ctx.book, move, seg.lifted_at, settings.bounce_s)
@@ -214,6 +219,18 @@ def early_removal_findings(ctx: Context, seg: Segment, early: Sequence[int], mov
     if sure:
         found += ctx.flag("capture-removed-early", sure, text + ", ".join(name(s) for s in sure))
     return found
+
+
+def early_removal_unseen(ctx: Context, early: Sequence[int], move: Move, name: SquareName) -> list[Finding]:
+    """Captured pieces read off before the capturing piece's landing on a square whose switch was masked
+    during the move (a missing diode's ghost): when it landed is unknown, so nothing proves the removal early
+    (FPD 3.8; CODEX 004 art. 42.J): an observation, where the book makes early removal irregular."""
+    if ctx.book.law("capture-removed-early") is None:
+        return []
+    dest = name(move.destination)
+    return [ctx.observation("capture-removed-early", early, f"removed before the capturing piece was read on {dest}: "
+                            + ", ".join(name(s) for s in early),
+                            f"{dest} was masked (a missing diode's ghost) during the move: its landing was not seen")]
 
 
 def touched_not_moved(book: Book, index: PositionIndex, move: Move, touches: Sequence[tuple[int, float, float]],

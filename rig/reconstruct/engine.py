@@ -159,7 +159,8 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
-            occupied = event.occupied if not self._mask.assumed else self._masked_frame(t, event.occupied)
+            occupied = (event.occupied if not (self._mask.assumed or self._ghost_watch)
+                        else self._masked_frame(t, event.occupied))
             if deb.raw is None:
                 deb.frame(t, occupied)
                 self._now = t

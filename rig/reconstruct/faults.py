@@ -19,7 +19,9 @@ From then on the square is *masked*: :class:`SwitchMask` replaces its reading in
 the game gives it (the engine's board after each commit), and the matcher tries both states of a masked
 square, so a move onto or off it is read from the other squares and the rules. ``rig run`` also writes the
 scanner's health findings into the session (``{"type": "health", ...}``): a switch the scanner masked is
-masked here from that line on, a missing diode is reported as ``ghost``.
+masked here from that line on, a missing diode is reported as ``ghost``. The missing diode's ghosts are
+found and masked frame by frame in :mod:`rig.reconstruct.ghostread`; a board with masked squares is read by
+:func:`rig.reconstruct.maskread.explain_masked`.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
+from rig.reconstruct.ghostread import GhostHandling
+from rig.reconstruct.ghosts import Wiring
+from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.state import PLAY, PendingSplit
 
@@ -36,6 +41,11 @@ __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", 
 
 #: the ``kind`` of a ``sensor_faults`` item
 SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
+SIDE_NAMES = {True: "white", False: "black"}
+
+#: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
+#: when the two contacts bounce differently (the scanner debounces each cell on its own)
+GHOST_WINDOW_S = 0.025
 
 
 @dataclass(slots=True)
@@ -120,38 +130,23 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], masked: frozenset[int],
-                   landings: frozenset[int], lift_order: tuple[int, ...], hints: dict[int, int] | None,
-                   index: PositionIndex, first: Explanation | None) -> tuple[Explanation | None, bool]:
-    """The best reading of ``occ`` when the masked squares may be either way (their reading is the state
-    the game gave them at the turn's start: a move onto or off one is not seen there). ``first``: the
-    reading with the masked squares as they are. Returns (explanation, settled): ``settled`` is False when
-    two different legal moves explain the board exactly and the lifts do not tell which was played."""
-    best = first
-    exact = [first] if first is not None and first.legal and first.exact else []
-    squares = sorted(masked)
-    for bits in range(1, 1 << len(squares)):
-        flipped = occ.symmetric_difference(s for i, s in enumerate(squares) if bits >> i & 1)
-        expl = explain(board, occ0, flipped, landings, lift_order, hints, index)
-        if expl is None:
-            continue
-        if expl.legal and expl.exact:
-            exact.append(expl)
-        if best is None or _rank(expl) < _rank(best):
-            best = expl
-    if len(exact) > 1 and len({e.move.key for e in exact}) > 1:
-        lifted = [e for e in exact if e.move.origin in lift_order]
-        if len(lifted) == 1:
-            return lifted[0], True
-        return (lifted or exact)[0], False
-    return best, True
+def _on_path(variant: Any, move: Move, square: int) -> bool:
+    """``square`` is a landing of ``move`` or a square its piece passes over on the way (a king slides along
+    the diagonal before it jumps; FMJD 002 art. 3.9)."""
+    path = move.path
+    if square in path[1:]:
+        return True
+    fx, rx = variant.coords(square)
+    for a, b in zip(path, path[1:]):
+        (fa, ra), (fb, rb) = variant.coords(a), variant.coords(b)
+        df, dr = fb - fa, rb - ra
+        if abs(df) == abs(dr) and df and abs(fx - fa) == abs(rx - ra) and (fx - fa) * df > 0 \
+                and (rx - ra) * dr > 0 and abs(fx - fa) < abs(df):
+            return True
+    return False
 
 
-def _rank(expl: Explanation) -> tuple[int, int, int]:
-    return (0 if expl.legal else 1, len(expl.standing) + len(expl.missing), 0 if expl.kind is None else 1)
-
-
-class FaultHandling:
+class FaultHandling(GhostHandling):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -164,6 +159,8 @@ class FaultHandling:
         self._ending = False                      # finish() is settling the end of the input
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
+        self._init_ghosts()
+        self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
 
@@ -187,8 +184,12 @@ class FaultHandling:
         again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
         that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
         whatever stands on it; the scanner says when it recovers.)"""
+        if self._ghost_watch:
+            self._ghost_stage(t, occupied)
         mask = self._mask
         for square, on in list(mask.assumed.items()):
+            if square in self._ghost_masked:
+                continue
             reads = square in occupied
             if reads == on and (on and self._fault_kind(square) == "dead"
                                 or self._held_squares.get(square, reads) != reads):
@@ -204,6 +205,13 @@ class FaultHandling:
         expl = self._explain(occ)
         return expl is not None and expl.legal and expl.exact and expl.move.origin in self._mask
 
+    def _masked_move_unseen(self, occ: frozenset[int]) -> bool:
+        """The board reads as at the turn's start, yet a legal move between masked squares explains it (a
+        missing diode's rectangle hid both its lift and its landing): the press ends that move."""
+        expl = self._explain(occ)
+        return expl is not None and expl.legal and expl.exact and (
+            expl.move.origin in self._mask or expl.move.destination in self._mask)
+
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
             if f.square == square:
@@ -212,12 +220,19 @@ class FaultHandling:
 
     def _mask_sync(self) -> None:
         """After a commit, a withdrawal or a restored position: each masked square takes the state of the
-        engine's board, and the new turn starts from it."""
+        engine's board, and the new turn starts from it. A square masked for a ghost keeps the state last read
+        unless the last move went onto or off it (a lift read there before the mask is the next move's)."""
         mask = self._mask
         if not mask:
             return
         board = self.board
+        ghosts = self._ghost_masked
+        touched: frozenset[int] = frozenset()
+        if ghosts and self._plies and (move := self._plies[-1].move) is not None:
+            touched = frozenset(move.path) | frozenset(move.captured)
         for square in list(mask.assumed):
+            if square in ghosts and square not in touched and self._fault_kind(square) is None:
+                continue
             self._mask_square(square, board.piece_at(square) is not None)
         seg = self._seg
         seg.occ0 = mask.filter(seg.occ0)
@@ -349,6 +364,10 @@ class FaultHandling:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
             return None
+        if self._ghost_watch and not self._no_diode:
+            ghostly = self._ghost_origin(found, occ, lifted)
+            if ghostly is not None:
+                return ghostly
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
         # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
         # lowest; when two stay possible an observation says so
@@ -390,8 +409,12 @@ class FaultHandling:
     def _explain_masked(self, board: Board, occ: frozenset[int], first: Explanation | None) -> Explanation | None:
         """:func:`explain_masked` on the segment; an unsettled choice between two moves is an observation."""
         seg = self._seg
+        fits = self._fits_frame if self._no_diode or self._diode_suspects else None
+        alts: list[Explanation] = []
         expl, settled = explain_masked(board, seg.occ0, occ, self._mask.squares, frozenset(seg.landings),
-                                       tuple(seg.lift_order), seg.hints, self._index(board), first)
+                                       tuple(seg.lift_order), seg.hints, self._index(board), first, fits, alts)
+        if not settled:
+            self._reread_alts = (len(self._plies), alts)     # the ply this segment's commit will write
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name
@@ -414,6 +437,13 @@ class FaultHandling:
             self._fault(square, "stuck-closed", ev.t, message, occupied)
         elif kind == "missing-diode":
             self._sensor_fault(square, "ghost", ev.t, message)
+            wiring = Wiring.parse(ev.extra.get("wiring"), self.variant.squares) if "wiring" in ev.extra else None
+            if wiring is not None:
+                self._wiring = wiring
+            self._ghost_watch = True
+            self._scanner_holds = True
+            self._no_diode.add(square)
+            self._diode_suspects = frozenset()
         elif kind == "recovered" and square in self._mask:
             self._mask.remove(square)
             self._note(ev.t, f"square {self.variant.square_name(square)}: {message}")
@@ -432,21 +462,32 @@ class FaultHandling:
         return any(m.origin == split.square and m.destination in mask and not mask.assumed[m.destination]
                    for m in self._index(after).moves)
 
+    def _split_took_capture(self) -> bool:
+        """The opponent's piece lifted last is one the mover's capture took (his removal, not a reply)."""
+        split = self._split
+        return split is not None and isinstance(split.plan, Explanation) and split.square in split.plan.move.captured
+
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
         or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
         move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
-        the opponent's turn."""
+        the opponent's turn. Not within ``touch_s`` of the mover's last change: a king sliding over the
+        squares of its path shows them closed for a moment, and the piece is still in his hand."""
         prev = occ ^ {c.square}
-        if prev == self._seg.occ0:
+        seg = self._seg
+        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
             return False
+        own = explain(self.board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                      self._index())
+        if own is not None and own.legal and own.exact:
+            return False                  # ``c`` completes a move of the mover, read with every square as it is
         plan = self._explain(prev)
         if plan is None or not plan.legal or not plan.exact:
             return False
         after = self._physical_after(plan, prev)
         for m in self._index(after).moves:
             if m.origin in self._mask and after.piece_at(m.origin) is not None and (
-                    c.square in m.captured if c.up else c.square in m.path[1:]):
+                    c.square in m.captured if c.up else _on_path(self.variant, m, c.square)):
                 self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
                 self._resolve_split()
                 return True

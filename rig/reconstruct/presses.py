@@ -138,7 +138,7 @@ class ClockPresses:
                           f"{self.variant.square_name(split.square)} is off the board: what follows tells "
                           "whether it began his move")
             return
-        elif self._occ == seg.occ0:
+        elif self._occ == seg.occ0 and not (self._mask.assumed and self._masked_move_unseen(self._occ)):
             if after:
                 self._note(t, f"{ev.side}'s press matches no move on the board: no clock-without-move is read "
                               "from a press that came late")

@@ -177,10 +177,12 @@ class Segmenter:
         piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
         if piece is not None:
             occ_before = occ | {c.square}     # the square was occupied before this lift
-        if self._mask.assumed and self._split is None and seg.changes and self._masked_reply(c, occ):
+        if self._mask.assumed and seg.changes and (self._split is None or self._split_took_capture()) \
+                and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
-        if piece is not None and piece[0] != mover and seg.changes:
+        if piece is not None and piece[0] != mover and (
+                seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
             if self._split is None:
                 self._removal_plan = None
@@ -230,6 +232,8 @@ class Segmenter:
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(c.square):
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
+        elif piece is not None and piece[0] == mover and self._ghost_masked and self._hidden_reply(c, occ_before):
+            seg = self._seg                   # the mover's move and an unseen reply read: c begins his next
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
                 self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
@@ -257,6 +261,15 @@ class Segmenter:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(c.t, occ_before):
                     seg = self._seg
+        elif (c.up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
+              and c.square == self._split.plan.move.destination and self._split_to_masked()):
+            # the mover lifts the piece he played again after the opponent's piece went to a masked square,
+            # unseen: the opponent's move is read as it stands and this lift begins the mover's next one
+            self._resolve_split()
+            seg = self._seg
+            plan = self._plan(occ | {c.square}, c.square)
+            if plan is not None:
+                self._split = PendingSplit(len(seg.changes), c.t, plan, occ | {c.square}, c.square)
         elif c.up and self._split is not None and self._split_captures(c.square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg

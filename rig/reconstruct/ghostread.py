@@ -1,0 +1,328 @@
+"""Ghosts of a missing diode in the engine (docs/reconstruction.md, "Failing switches"): the frame stage that
+finds the diode-less square from the frames and masks its ghosts while their rectangle stands, the reading of
+moves the rectangles hide, and the re-reading of a move two readings fitted once the rectangle breaks. Mixed
+into :class:`rig.reconstruct.faults.FaultHandling` (it uses the engine's board, segment, mask and outputs)."""
+
+from __future__ import annotations
+
+from rig.move import Move
+from rig.reconstruct.ghosts import Wiring, ghost_squares
+from rig.reconstruct.maskread import explain_masked
+from rig.reconstruct.matcher import Explanation, explain
+
+__all__ = ["GHOST_WINDOW_S", "GhostHandling"]
+
+#: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
+#: when the two contacts bounce differently (the scanner debounces each cell on its own)
+GHOST_WINDOW_S = 0.025
+SIDE_NAMES = {True: "white", False: "black"}
+
+
+class GhostHandling:
+    """The engine's side of a missing diode (see the module docstring)."""
+
+    def _init_ghosts(self) -> None:
+        extra = self.header.extra
+        sim = extra.get("simulator")
+        #: a matrix session: ghosts of a missing diode are looked for in the frames (ghosts.py)
+        self._ghost_watch = extra.get("source") == "matrix" or (isinstance(sim, dict) and bool(sim.get("matrix")))
+        self._wiring: Wiring | None = None
+        self._no_diode: set[int] = set()              # diode-less squares: the scanner's finding or the frames'
+        self._diode_suspects: frozenset[int] = frozenset()   # the frames' candidates while two or more remain
+        self._scanner_holds = False                   # the scanner holds ghost readings (its diode check)
+        self._ghost_until: dict[int, float] = {}      # when a square's ghost mask was last lifted
+        self._ghost_masked: set[int] = set()          # squares masked now because a sneak path may close them
+        self._raw_prev: frozenset[int] = frozenset()  # the last frame as read
+        self._raw_t = 0.0                             # its time
+        self._reread_alts: tuple[int, list[Explanation]] | None = None   # an unsettled reading, to re-read
+        self._reread_undo = None                      # its undo, kept while the opponent's move may follow
+        self._refuted: set[int] = set()               # squares whose diode a settled frame shows in place
+
+    def _ghost_stage(self, t: float, occupied: frozenset[int]) -> None:
+        """Ghosts of a missing diode (ghosts.py): a square that closes together with a corner of a rectangle
+        whose other corners read closed, where the game has no piece, names the diode-less corner (once one
+        candidate is left: a ``ghost`` fault); while a known (or candidate) diode-less square and two corners
+        read closed, the fourth corner's reading is masked (its state is the game's)."""
+        wiring = self._wiring
+        if wiring is None:
+            wiring = self._wiring = Wiring.standard(self.variant)
+        on = occupied - self._raw_prev
+        if not self._no_diode and self._raw_prev and t - self._raw_t >= GHOST_WINDOW_S:
+            self._refute_diodes(wiring, self._raw_prev)
+        self._raw_prev = occupied
+        self._raw_t = t
+        if on and not self._no_diode and self._deb.raw is not None:
+            recent = [(tt, s) for tt, s in self._raw_on if t - tt <= GHOST_WINDOW_S and s in occupied]
+            recent += [(t, s) for s in on]
+            self._raw_on = recent
+            if len(recent) > 1:
+                self._ghost_search(t, occupied, on, [s for _, s in recent])
+        diodes = self._no_diode | self._diode_suspects
+        if not diodes:
+            return
+        ghosts = ghost_squares(wiring, diodes, occupied)
+        masked = self._ghost_masked
+        if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
+            self._reread_undo = self._undo        # kept while the opponent's move may follow it
+        freed = masked - ghosts
+        if freed and self._reread_alts is not None:
+            self._reread(t, occupied, freed)
+        for square in freed:
+            masked.discard(square)
+            self._ghost_until[square] = t
+            if self._fault_kind(square) is None and square not in self._held_squares:
+                self._mask.remove(square)
+        for square in ghosts - masked:
+            if square in self._mask:
+                continue
+            masked.add(square)
+            self._mask_square(square, square in self._occ)
+
+
+    def _reread(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> None:
+        """A missing diode's rectangle broke and its squares read again: when the last move was read from two
+        that fitted the masked board (an observation) and what the freed squares read contradicts it but fits
+        the other, the last move is re-read (withdrawn from the record without a take-back, the other one
+        committed), before the opponent's change in this frame is read."""
+        ply, alts = self._reread_alts or (-1, [])
+        undo = self._undo
+        if undo is not None and undo.ply == ply + 1 and self._reread_undo is not None:
+            self._reread_two(t, occupied, freed, alts, undo, self._reread_undo)
+            return
+        if undo is None or undo.ply != ply or self._seg.changes or self._split is not None or self._held is not None:
+            if undo is None or undo.ply != ply:
+                self._reread_alts = None
+            return
+        board = self.board
+
+        def shows(squares_after: frozenset[int]) -> bool:
+            return all((s in occupied) == (s in squares_after) for s in freed)
+
+        now = frozenset(s for s in range(1, self.variant.squares + 1) if board.piece_at(s) is not None)
+        if shows(now):
+            return
+        occ0 = undo.occ_before
+        fitting = []
+        for e in alts:
+            after = (occ0 - {e.move.origin}).difference(e.move.captured) | {e.move.destination}
+            if shows(after):
+                fitting.append((e, after))
+        if len({e.move.key for e, _ in fitting}) != 1:
+            return
+        expl, after = fitting[0]
+        self._reread_alts = None
+        entry = self.moves[-1]
+        name = self.variant.square_name
+        self._withdraw(t, undo)
+        self._plies.pop()                 # a misreading, not a move taken back: out of the record
+        self._commit(expl, entry.t, "re-read once the missing diode's rectangle broke", occ_after=after)
+        self._observe("illegal-move", t, tuple(sorted(freed)), f"{entry.move_text} re-read as "
+                      f"{expl.move.text(name=name)}", entry.side == "white", entry.number,
+                      "a missing diode's rectangle masked both readings; the squares it freed show which")
+
+
+    def _reread_two(self, t: float, occupied: frozenset[int], freed: frozenset[int], alts: list[Explanation],
+                    undo, first_undo) -> None:
+        """:meth:`_reread` when the opponent has moved since (a move that touches none of the squares the two
+        readings differ on): both are withdrawn, the other reading and the opponent's move committed again."""
+        self._reread_alts = self._reread_undo = None
+        if self._seg.changes or self._split is not None or self._held is not None or len(self._plies) < 2:
+            return
+        last = self._plies[-1]
+        q = last.move
+        if q is None or not last.legal or last.setup_before is not None or last.needs_setup:
+            return
+        occ0 = first_undo.occ_before
+        chosen = self._plies[-2].move
+        if chosen is None:
+            return
+        chosen_after = (occ0 - {chosen.origin}).difference(chosen.captured) | {chosen.destination}
+
+        def shows(squares_after: frozenset[int]) -> bool:
+            return all((s in occupied) == (s in squares_after) for s in freed)
+
+        def then_q(after: frozenset[int]) -> frozenset[int]:
+            return (after - {q.origin}).difference(q.captured) | {q.destination}
+
+        if shows(then_q(chosen_after)):
+            return
+        fitting = []
+        for e in alts:
+            after = (occ0 - {e.move.origin}).difference(e.move.captured) | {e.move.destination}
+            touched = set(q.path) | set(q.captured)
+            if not touched & (after ^ chosen_after) and shows(then_q(after)):
+                fitting.append((e, after))
+        if len({e.move.key for e, _ in fitting}) != 1:
+            return
+        expl, after = fitting[0]
+        board = first_undo.board_before.copy()
+        board.push(expl.move)
+        reply = explain(board, after, then_q(after), frozenset(), (), None, self._index(board))
+        if reply is None or not reply.legal or not reply.exact or reply.move.key != q.key:
+            return
+        first, second = self.moves[-2], self.moves[-1]
+        name = self.variant.square_name
+        self._withdraw(t, undo)
+        self._plies.pop()
+        self._withdraw(t, first_undo)
+        self._plies.pop()                 # misreadings, not moves taken back: out of the record
+        self._commit(expl, first.t, "re-read once the missing diode's rectangle broke", occ_after=after)
+        self._commit(reply, second.t, "read again after the move before it was re-read", occ_after=then_q(after))
+        self._observe("illegal-move", t, tuple(sorted(freed)), f"{first.move_text} re-read as "
+                      f"{expl.move.text(name=name)}", first.side == "white", first.number,
+                      "a missing diode's rectangle masked both readings; the squares it freed show which")
+
+
+    def _refute_diodes(self, wiring: Wiring, frame: frozenset[int]) -> None:
+        """A frame that stood ``GHOST_WINDOW_S`` (every cell settled): a square reading closed whose missing
+        diode would close a square that reads open has its diode (a ghost never acts as a corner of its own
+        culprit's rectangles, so the test is exact)."""
+        refuted = self._refuted
+        for x in frame:
+            if x not in refuted and not ghost_squares(wiring, (x,), frame) <= frame:
+                refuted.add(x)
+        if self._diode_suspects & refuted:
+            self._diode_suspects -= refuted
+
+
+    def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
+        """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
+        the diode-less squares X whose ghosts explain every one of them that was empty but one (the piece put
+        down) and leave one that really closed (the corner that completed the rectangle)."""
+        wiring = self._wiring
+        assert wiring is not None
+        board = self.board
+        new = frozenset(s for s in recent if s not in self._occ)     # empty, or a piece lifted this turn
+        if not new:
+            return
+        scored: dict[int, int] = {}
+        for x in occupied - self._refuted:
+            ghosts = ghost_squares(wiring, (x,), occupied)
+            ghosts = ghost_squares(wiring, (x,), occupied - (ghosts & new))
+            if not ghosts <= occupied:
+                continue            # X would close other squares too, and they read open
+            ghosts &= new
+            rest = new - ghosts
+            if not ghosts or len(rest) > 1 or not set(recent) - ghosts:
+                continue
+            if x in new and rest != {x} or x not in new and board.piece_at(x) is None and x not in self._occ:
+                continue
+            scored[x] = len(ghosts)
+        if not scored:
+            return
+        top = max(scored.values())
+        found = frozenset(x for x, n in scored.items() if n == top)
+        suspects = self._diode_suspects
+        both = suspects & found
+        self._diode_suspects = suspects = both if both else suspects | found
+        if len(suspects) == 1:
+            (x,) = suspects
+            self._diode_suspects = frozenset()
+            self._no_diode.add(x)
+            name = self.variant.square_name(x)
+            self._sensor_fault(x, "ghost", t, f"squares the game says are empty read occupied exactly while "
+                                              f"{name} and two corners of a matrix rectangle with it do: "
+                                              f"{name}'s diode is missing (or shorted)")
+            self._note(t, f"square {name}: missing diode, its ghosts masked from now on (check its diode)")
+
+
+    def _hidden_reply(self, c, occ_before: frozenset[int]) -> bool:
+        """Without a clock, the mover lifts another piece while the board shows his move exactly, and his
+        opponent has a legal reply between squares a missing diode's rectangles mask (its lift and landing
+        unseen): that reply was played. Both moves are committed, ``c`` begins the mover's next move; two
+        such replies are an observation. (Else it would read as two moves in one turn, which the sensors
+        do not prove.)"""
+        seg = self._seg
+        if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
+            return False
+        plan = self._explain(occ_before)
+        if plan is None or not plan.legal or not plan.exact or c.square == plan.move.destination:
+            return False
+        after = self._physical_after(plan, occ_before)
+        masked = self._mask.squares
+        occ0 = self._mask.filter(occ_before)
+        index = self._index(after)
+        if not any({m.origin, m.destination} | set(m.captured) <= masked for m in index.moves):
+            return False
+        reply, settled = explain_masked(after, occ0, occ0, masked, frozenset(), (), None, index, None,
+                                        lambda e: self._fits_frame(e, occ0))
+        if reply is None or not reply.legal or not reply.exact:
+            return False
+        name = self.variant.square_name
+        self._commit_plan(plan, c.t, f"{SIDE_NAMES[not after.turn]} lifted {name(c.square)} after his move",
+                          occ_before)
+        self._commit_plan(reply, c.t, "a reply unseen under a missing diode's rectangle", occ0)
+        if not settled:
+            self._observe("illegal-move", c.t, (reply.move.origin, reply.move.destination),
+                          f"read as {reply.move.text(name=name)}", after.turn, self._number - (0 if after.turn else 1),
+                          "a missing diode's rectangle hid the reply; two legal replies fit the board")
+        return True
+
+
+    def _fits_frame(self, expl: Explanation, occ0: frozenset[int] | None = None) -> bool:
+        """The last frame is what the matrix reads with the pieces where ``expl`` puts them: each ghost of a
+        diode-less square reads closed (or, when the scanner holds them, may read anything), every other
+        square as its piece; a square masked for a stuck or dead switch is left out."""
+        start = self._seg.occ0 if occ0 is None else occ0
+        real = (start - {expl.move.origin}).difference(expl.move.captured) | {expl.move.destination}
+        wiring = self._wiring
+        assert wiring is not None
+        ghosts = ghost_squares(wiring, self._no_diode | self._diode_suspects, real)
+        frame = self._raw_prev
+        faulty = frozenset(s for s in self._mask.squares if self._fault_kind(s) is not None)
+        if self._scanner_holds:
+            return not ((frame ^ real) - ghosts - faulty)
+        return not ((frame ^ (real | ghosts)) - faulty)
+
+
+    def _ghost_origin(self, found: list[tuple[Move, int, str]], occ: frozenset[int],
+                      lifted: int | None) -> Explanation | None:
+        """Frames alone: a move whose origin still reads closed, where that origin is a ghost of a square X
+        whose missing diode would close it now (X, a corner in X's row and one in X's column read closed)
+        and close nothing that reads open: the lift was hidden by the ghost, not a stuck switch. X joins the
+        diode-less candidates (named once one is left), the origin is masked, and the move is read."""
+        wiring = self._wiring
+        if wiring is None:
+            return None
+        seg = self._seg
+        best: tuple[Move, int, frozenset[int]] | None = None
+        for move, square, kind in found:
+            if kind != "stuck-closed":
+                continue
+            xs = frozenset(x for x in occ - self._refuted if x != square
+                           and square in (g := ghost_squares(wiring, (x,), occ)) and g <= occ)
+            if xs and (best is None or len(xs) < len(best[2])):
+                best = (move, square, xs)
+        if best is None:
+            return None
+        move, square, xs = best
+        expl = explain(self.board, seg.occ0, occ - {square}, frozenset(seg.landings), tuple(seg.lift_order),
+                       seg.hints, self._index())
+        if expl is None or not expl.legal or not expl.exact or lifted is not None and (
+                lifted in expl.standing or lifted in expl.move.captured):
+            return None
+        both = self._diode_suspects & xs
+        self._diode_suspects = both if both else self._diode_suspects | xs
+        t = seg.last_change if seg.last_change is not None else seg.t0
+        self._note(t, f"square {self.variant.square_name(square)} still reads closed after its piece left: a "
+                      "missing diode's ghost (its rectangle reads closed), masked while it stands")
+        self._ghost_masked.add(square)
+        self._mask_square(square, False)
+        if len(self._diode_suspects) == 1:
+            (x,) = self._diode_suspects
+            self._diode_suspects = frozenset()
+            self._no_diode.add(x)
+            name = self.variant.square_name(x)
+            self._sensor_fault(x, "ghost", t, f"a square a piece left kept reading closed while {name} and two "
+                                              f"corners of a matrix rectangle with it did: {name}'s diode is "
+                                              "missing (or shorted)")
+        return expl
+
+
+    def _unseen_landings(self) -> frozenset[int]:
+        """The squares a missing diode's rectangle masked during the turn: a landing there has no time
+        (:func:`rig.reconstruct.detectors.early_removal_unseen`)."""
+        t0 = self._seg.t0
+        if not self._ghost_masked and not self._ghost_until:
+            return frozenset()
+        return frozenset(self._ghost_masked) | frozenset(s for s, until in self._ghost_until.items() if until >= t0)
