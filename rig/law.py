@@ -26,7 +26,7 @@ from enum import Enum
 from types import MappingProxyType
 from typing import Mapping
 
-from rig.rulesets import RULESETS, RuleSet, UnknownRuleSetError
+from rig.rulesets import RULESETS, RuleSet
 
 __all__ = ["Consequence", "TouchMove", "Law", "Book", "BOOKS", "IRREGULARITY_TYPES", "OBSERVATION_TYPES",
            "book_for", "law_for", "laws", "rule_for", "status_after_reply"]
@@ -271,34 +271,36 @@ BOOKS: Mapping[str, Book] = MappingProxyType({
 assert set(BOOKS) == set(RULESETS), "every rule set has its book"
 
 
-def book_for(ruleset: RuleSet | str) -> Book:
-    """The rule book in force under ``ruleset`` (a :class:`RuleSet`, or its id in the law table)."""
-    if isinstance(ruleset, RuleSet):
-        return BOOKS[ruleset.id]
-    try:
-        return BOOKS[ruleset.lower()]
-    except (KeyError, AttributeError):
-        raise UnknownRuleSetError(f"unknown rule set {ruleset!r}; expected one of {', '.join(BOOKS)}") from None
+def book_for(ruleset: RuleSet) -> Book:
+    """The rule book in force under ``ruleset``; a name is resolved at the edge first (``get_ruleset``).
+
+    >>> from rig.rulesets import RULESETS
+    >>> book_for(RULESETS["codex-64"]).law("two-moves").article
+    'CODEX art. 42.A'
+    """
+    if not isinstance(ruleset, RuleSet):
+        raise TypeError(f"book_for takes a RuleSet (resolve the name with rig.rulesets.get_ruleset), not {ruleset!r}")
+    return BOOKS[ruleset.id]
 
 
-def law_for(ruleset: RuleSet | str, kind: str) -> Law | None:
+def law_for(ruleset: RuleSet, kind: str) -> Law | None:
     """The law of irregularity ``kind`` under ``ruleset``; None where that book does not make it irregular."""
     return book_for(ruleset).law(kind)
 
 
-def laws(ruleset: RuleSet | str) -> list[Law]:
+def laws(ruleset: RuleSet) -> list[Law]:
     """Every law of the rule set's book, irregularities first, in :data:`IRREGULARITY_TYPES` order."""
     book = book_for(ruleset)
     return [book.laws[k] for k in IRREGULARITY_TYPES + OBSERVATION_TYPES if k in book.laws]
 
 
-def rule_for(ruleset: RuleSet | str, kind: str) -> str:
+def rule_for(ruleset: RuleSet, kind: str) -> str:
     """The article a report cites for ``kind`` under ``ruleset`` ("" where the book has none)."""
     law = law_for(ruleset, kind)
     return law.article if law is not None else ""
 
 
-def status_after_reply(ruleset: RuleSet | str, kind: str) -> str:
+def status_after_reply(ruleset: RuleSet, kind: str) -> str:
     """``accepted`` where the opponent's move accepts ``kind`` under ``ruleset``, else ``open``."""
     law = law_for(ruleset, kind)
     return law.status_after_reply if law is not None else "open"

@@ -35,7 +35,7 @@ from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, Variant
 
 __all__ = [
     "RuleSet", "DrawRule", "Ending", "DrawCounter", "GameTracker", "RULESETS", "RATES",
-    "get_ruleset", "default_ruleset_for", "UnknownRuleSetError", "EmptyHistoryError",
+    "get_ruleset", "default_ruleset_for", "DEFAULT_RULESETS", "UnknownRuleSetError", "EmptyHistoryError",
 ]
 
 Outcome = Literal["white", "black", "draw"]
@@ -259,9 +259,18 @@ def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
         raise UnknownRuleSetError(f"unknown rule set {ruleset!r}; known: {', '.join(RULESETS)}") from None
 
 
+#: The rule set each variant is played under unless told otherwise (docs/rulesets.md): the federation
+#: whose text the rig follows for that board, FPD 000, CODEX 004 art. 59, FMJD 002.
+DEFAULT_RULESETS: dict[Variant, RuleSet] = {PORTUGUESE: FPD_2026, BRAZILIAN: CODEX_64, INTERNATIONAL: FMJD}
+
+
 def default_ruleset_for(variant: Variant) -> RuleSet:
-    """The rule set a variant is played under unless told otherwise (``Variant.default_ruleset``)."""
-    return RULESETS[variant.default_ruleset]
+    """The rule set ``variant`` is played under unless told otherwise (:data:`DEFAULT_RULESETS`).
+
+    >>> default_ruleset_for(BRAZILIAN).id
+    'codex-64'
+    """
+    return DEFAULT_RULESETS[variant]
 
 
 # -- counters --------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Iterable, Iterator, Union
 
 from rig.errors import SessionFormatError
-from rig.rulesets import RULESETS as BOOKS, RuleSet
+from rig.rulesets import RULESETS, RuleSet, default_ruleset_for
 from rig.variants import VARIANTS, Variant
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
 ]
 
 SESSION_VERSION = 1
-RULESETS = ("fpd-2026", "fpd-classic", "fmjd", "codex-64", "codex-100")
 SIDES = ("white", "black")
 PIECE_CODES = ("w", "W", "b", "B")
 CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
@@ -192,10 +191,10 @@ def parse_header(obj: dict, line: int = 1) -> Header:
     if version != SESSION_VERSION:
         raise SessionFormatError(f"unsupported session version {version!r} (this rig reads {SESSION_VERSION})", line)
     variant = obj.get("variant")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise SessionFormatError(f"unknown variant {variant!r}; expected one of {', '.join(VARIANTS)}", line)
-    ruleset = obj.get("ruleset") or VARIANTS[variant].default_ruleset
-    if ruleset not in RULESETS:
+    ruleset = obj.get("ruleset") or default_ruleset_for(VARIANTS[variant]).id
+    if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise SessionFormatError(f"unknown ruleset {ruleset!r}; expected one of {', '.join(RULESETS)}", line)
     _check_ruleset_variant(ruleset, variant, line)
     fen = obj.get("fen")
@@ -211,15 +210,15 @@ def parse_header(obj: dict, line: int = 1) -> Header:
     known = {"type", "version", "variant", "ruleset", "fen", "tags"}
     extra = {k: v for k, v in obj.items() if k not in known}
     # the session header is an edge: its names are resolved here, once (docs/architecture.md)
-    return Header(variant=VARIANTS[variant], ruleset=BOOKS[ruleset], fen=fen, tags={k: str(v) for k, v in tags.items()},
+    return Header(variant=VARIANTS[variant], ruleset=RULESETS[ruleset], fen=fen, tags={k: str(v) for k, v in tags.items()},
                   version=version, extra=extra)
 
 
 def _check_ruleset_variant(ruleset: str, variant: str, line: int) -> None:
     """A rule set is one federation's rules for one variant (docs/rulesets.md): another variant's is bad input."""
-    book = BOOKS.get(ruleset)
+    book = RULESETS.get(ruleset)
     if book is not None and book.variant.name != variant:
-        mine = ", ".join(r for r, b in BOOKS.items() if b.variant.name == variant)
+        mine = ", ".join(r for r, b in RULESETS.items() if b.variant.name == variant)
         raise SessionFormatError(f"rule set {ruleset!r} is for {book.variant.name}, not {variant}; "
                                  f"{variant} is played under {mine}", line)
 

@@ -81,7 +81,6 @@ class Variant:
     white_start: tuple[int, ...]
     black_start: tuple[int, ...]
     pdn_gametype: str
-    default_ruleset: str
     rules: str = field(default="", compare=False)
 
     # -- geometry -------------------------------------------------------------------------
@@ -205,7 +204,6 @@ PORTUGUESE = Variant(
     white_start=tuple(range(1, 13)),
     black_start=tuple(range(21, 33)),
     pdn_gametype="28,W,8,8,N1,1",
-    default_ruleset="fpd-2026",
     rules="FPD 2026 (seed 000), Damas Clássicas (seed 001)",
 )
 
@@ -220,7 +218,6 @@ BRAZILIAN = Variant(
     white_start=tuple(range(21, 33)),
     black_start=tuple(range(1, 13)),
     pdn_gametype="26,W,8,8,A0,0",
-    default_ruleset="codex-64",
     rules="CBD CODEX 2020 (seed 004)",
 )
 
@@ -235,7 +232,6 @@ INTERNATIONAL = Variant(
     white_start=tuple(range(31, 51)),
     black_start=tuple(range(1, 21)),
     pdn_gametype="20,W,10,10,N2,0",
-    default_ruleset="fmjd",
     rules="FMJD (seed 002)",
 )
 

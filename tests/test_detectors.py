@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rig.board import Board
-from rig.law import book_for
+from rig.law import BOOKS
 from rig.reconstruct.detectors import (
     Context,
     cite,
@@ -34,7 +34,7 @@ SETTINGS = Settings()
 
 
 def ctx(ruleset: str = "fpd-2026", white: bool = True, t: float = 10.0, number: int = 7) -> Context:
-    return Context(book_for(ruleset), t, white, number)
+    return Context(BOOKS[ruleset], t, white, number)
 
 
 def read(variant: str, fen: str, occ: set[int]) -> tuple[Board, PositionIndex, Explanation]:
@@ -52,11 +52,11 @@ def kinds(findings) -> list[tuple[str, str]]:
 
 def test_context_makes_findings_cited_by_the_book_in_force():
     irr = ctx("codex-64", white=False, t=3.5, number=12).irregularity("two-moves", [9, 13], "d")
-    assert irr == Irregularity("two-moves", 12, "black", 3.5, (9, 13), book_for("codex-64").law("two-moves").article,
+    assert irr == Irregularity("two-moves", 12, "black", 3.5, (9, 13), BOOKS["codex-64"].law("two-moves").article,
                                OPEN, "d")
-    assert cite(book_for("fpd-2026"), "two-moves") != cite(book_for("fmjd"), "two-moves")
+    assert cite(BOOKS["fpd-2026"], "two-moves") != cite(BOOKS["fmjd"], "two-moves")
     # a type the book does not name keeps every book's article (rig.reconstruct.outputs.RULES)
-    assert cite(book_for("fpd-classic"), "uncrowned-king-moved")
+    assert cite(BOOKS["fpd-classic"], "uncrowned-king-moved")
 
 
 # -- what the move shows ----------------------------------------------------------------------------------
@@ -139,11 +139,11 @@ def test_touched_piece_not_moved_each_book_its_own_way():
     assert kinds(found) == [("Irregularity", "touched-piece-not-moved")] and found[0].squares == (9,)
     assert found[0].detail == "touched 9, played 10"
     # FPD 000 4.4: only the first touched piece binds; the played piece lifted first releases it
-    assert touched_not_moved(book_for("fpd-2026"), index, expl.move, seg.touches, 0.5) == ()
+    assert touched_not_moved(BOOKS["fpd-2026"], index, expl.move, seg.touches, 0.5) == ()
     # FMJD 002 3.11: every touched playable piece binds
-    assert touched_not_moved(book_for("fmjd"), index, expl.move, [(9, 1.0, 1.5), (11, 1.6, 1.9)], 0.5) == (9, 11)
+    assert touched_not_moved(BOOKS["fmjd"], index, expl.move, [(9, 1.0, 1.5), (11, 1.6, 1.9)], 0.5) == (9, 11)
     # a touched piece with no legal move binds nobody
-    assert touched_not_moved(book_for("fmjd"), index, expl.move, [(1, 1.0, 1.5)], 2.0) == ()
+    assert touched_not_moved(BOOKS["fmjd"], index, expl.move, [(1, 1.0, 1.5)], 2.0) == ()
 
 
 def test_touch_move_gives_way_to_a_compulsory_capture_under_the_codex():
@@ -196,7 +196,7 @@ def test_capture_removed_out_of_order():
     assert found[0].squares == (34, 13, 23) and "opponent's request" in found[0].why
     # in the order jumped, or its reverse, or in one frame: in order
     for times in ({34: 2.1, 23: 2.2, 13: 2.3}, {34: 2.3, 23: 2.2, 13: 2.1}, {34: 2.1, 23: 2.1, 13: 2.1}):
-        assert removal_out_of_order(book_for("fmjd"), expl.move, times) is None
+        assert removal_out_of_order(BOOKS["fmjd"], expl.move, times) is None
 
 
 def test_uncrowned_king_moved():
@@ -230,7 +230,7 @@ def test_detectors_change_none_of_their_inputs():
 def test_clock_without_move():
     irr = clock_without_move(ctx("fpd-2026", white=False, number=4))
     assert (irr.type, irr.side, irr.number, irr.squares) == ("clock-without-move", "black", 4, ())
-    assert irr.rule == book_for("fpd-2026").law("clock-without-move").article
+    assert irr.rule == BOOKS["fpd-2026"].law("clock-without-move").article
 
 
 def test_unexplained_change_is_an_illegal_move():

@@ -15,7 +15,8 @@ from rig.board import BLACK_KING, WHITE_MAN, Board, Piece
 
 #: modules of the rules core whose docstrings carry examples; run here so ``./dev test`` checks them
 DOCTEST_MODULES = ("rig", "rig.board", "rig.move", "rig.variants", "rig.fen", "rig.geometry", "rig.errors",
-                   "rig.pdn", "rig.pdn.reader", "rig.pdn.gametype", "rig.pdn.record", "rig.reconstruct")
+                   "rig.pdn", "rig.pdn.reader", "rig.pdn.gametype", "rig.pdn.record", "rig.reconstruct", "rig.law",
+                   "rig.rulesets", "rig.simulate")
 
 
 @pytest.mark.parametrize("name", DOCTEST_MODULES)

@@ -7,6 +7,7 @@ import pytest
 
 from rig.board import Board
 from rig.law import status_after_reply
+from rig.rulesets import default_ruleset_for
 from rig.pdn import read_game
 from rig.reconstruct import Settings
 from rig.reconstruct.matcher import capture_sequences, plain_moves
@@ -19,7 +20,7 @@ from tests.session_builder import SessionBuilder, play_line, run
 def played_on(variant: str, kind: str) -> str:
     """The status once the opponent played on, by the variant's default rule set's book (rig.law): accepted
     under the CODEX (art. 50) and FMJD (5.7), open under the FPD (000 7.5a), where it is restored when found."""
-    return status_after_reply(get_variant(variant).default_ruleset, kind)
+    return status_after_reply(default_ruleset_for(get_variant(variant)), kind)
 
 
 def found(engine):

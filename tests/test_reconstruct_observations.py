@@ -7,6 +7,7 @@ import pytest
 
 from reconstruct_helpers import VARIANTS
 from rig.law import status_after_reply
+from rig.rulesets import default_ruleset_for
 from rig.reconstruct import Settings
 from rig.variants import get_variant
 from session_builder import SessionBuilder, run
@@ -55,7 +56,7 @@ def test_set_down_of_release_s_or_longer_is_piece_moved_after_release(variant, c
     e = run(b)
     assert [(i.type, i.squares, i.status) for i in e.irregularities] == [
         ("piece-moved-after-release", (detour,),
-         status_after_reply(get_variant(variant).default_ruleset, "piece-moved-after-release"))]
+         status_after_reply(default_ruleset_for(get_variant(variant)), "piece-moved-after-release"))]
     assert e.observations == []
 
 

@@ -15,6 +15,7 @@ import pytest
 from reconstruct_helpers import VARIANTS, _search
 from rig.board import Board
 from rig.law import status_after_reply
+from rig.rulesets import default_ruleset_for
 from rig.variants import get_variant
 from session_builder import SessionBuilder, play_line, run
 
@@ -113,4 +114,4 @@ def test_capture_not_removed_then_the_opponent_plays_that_piece(variant, clock):
     types = [(i.type, i.side, i.status) for i in engine.irregularities]
     # the opponent played on: accepted where the book says so (CODEX 004 art. 50), open for the arbiter under the FPD
     assert types == [("capture-not-removed", side,
-                      status_after_reply(get_variant(variant).default_ruleset, "capture-not-removed"))]
+                      status_after_reply(default_ruleset_for(get_variant(variant)), "capture-not-removed"))]

@@ -40,7 +40,7 @@ def ruleset_arg(text: str) -> RuleSet:
 def ruleset_for(variant: Variant, ruleset: RuleSet | None) -> RuleSet:
     """The rule set a command records ``variant`` under: ``--ruleset`` when given (one of the variant's, else
     :class:`ValueError` naming them: another variant's would make a header no reader takes), else the variant's
-    own (``Variant.default_ruleset``)."""
+    own (``rig.rulesets.default_ruleset_for``)."""
     if ruleset is None:
         return default_ruleset_for(variant)
     if ruleset.variant != variant:
