@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterable, Iterator, Union
+from typing import IO, Any, Iterable, Iterator, Literal, Union
 
 from rig.errors import SessionFormatError
 from rig.rulesets import RULESETS, RuleSet, default_ruleset_for
@@ -40,7 +40,8 @@ __all__ = [
 ]
 
 SESSION_VERSION = 1
-SIDES = ("white", "black")
+Side = Literal["white", "black"]
+SIDES: tuple[Side, Side] = ("white", "black")
 PIECE_CODES = ("w", "W", "b", "B")
 CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
 ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")

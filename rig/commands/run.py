@@ -32,12 +32,12 @@ from dataclasses import replace
 from rig.errors import RigError
 from rig.commands import stop_on_signals
 from rig.session import ClockEvent, Header
+from rig.commands.matrix import DEFAULT_CONFIG
 from rig.commands.names import RULESET_METAVAR, VARIANT_METAVAR, ruleset_arg, ruleset_for, variant_arg
 from rig.variants import INTERNATIONAL, PORTUGUESE, Variant
 
 __all__ = ["register", "run", "RunSetupError"]
 
-DEFAULT_CONFIG = "rig-matrix.toml"
 
 
 class RunSetupError(RigError, ValueError):

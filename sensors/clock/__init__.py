@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, ClassVar, Iterable, Iterator, Literal
 
 from rig.errors import RigError
-from rig.session import ClockEvent
+from rig.session import SIDES, ClockEvent, Side
 
 __all__ = [
     "Side",
@@ -56,9 +56,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Side = Literal["white", "black"]
 Hand = Literal["left", "right"]  #: physical side of the clock, seen from the front (the arbiter's view)
-SIDES: tuple[Side, Side] = ("white", "black")
 HANDS: tuple[Hand, Hand] = ("left", "right")
 
 

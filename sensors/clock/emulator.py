@@ -29,7 +29,7 @@ import threading
 import time
 import tty
 from collections import deque
-from typing import Callable, Literal
+from typing import Callable
 
 from sensors.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD_CLOCK_VERSION, DGT_MSG_BOARD_DUMP,
                            DGT_MSG_SERIALNR, DGT_MSG_VERSION, DGT_RETURN_SERIALNR, DGT_SEND_BRD, DGT_SEND_CLK,
@@ -37,13 +37,13 @@ from sensors.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD
                            DGT_SEND_VERSION, BwTime, encode_ack, encode_bwtime, encode_message)
 from sensors.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, seq_newer,
                             device_line, parse_host)
+from sensors.clock import Hand
 from sensors.clock.model import ClockModel
 from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
 
 __all__ = ["FakeTime", "PtyPort", "ClockEmulator", "DgtBoardEmulator", "LineClockEmulator", "make_emulator"]
 
 log = logging.getLogger(__name__)
-Hand = Literal["left", "right"]
 
 
 class FakeTime:

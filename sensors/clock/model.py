@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal
 
+from sensors.clock import Hand
 from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl
 
 __all__ = ["ClockModel", "PressOutcome"]
 
-Hand = Literal["left", "right"]
 PressOutcome = Literal["press", "start", "ignored"]
 
 
