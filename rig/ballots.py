@@ -75,6 +75,7 @@ class BallotCheck:
         if self.ok:
             state = "followed" if self.complete else "followed so far"
             return f"{self.ballot}: {state}"
+        assert self.ply is not None   # set where the game leaves the ballot
         number, black = divmod(self.ply, 2)
         where = f"{number + 1}{'...' if black else '.'}"
         return f"{self.ballot}: leaves the ballot at {where} {self.played} (expected {self.expected})"

@@ -6,7 +6,7 @@ the record in :mod:`rig.pdn`.
 
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple, Sequence
+from typing import Iterator, Mapping, NamedTuple, Sequence
 
 from rig.errors import AmbiguousMoveError, IllegalMoveError
 from rig.fen import FenPosition, make_fen, parse_fen
@@ -110,7 +110,7 @@ class Board:
         self._stack.clear()
         self.initial_fen = self.fen()
 
-    def set_pieces(self, pieces: dict[int, Piece], white_to_move: bool) -> None:
+    def set_pieces(self, pieces: Mapping[int, tuple[bool, bool]], white_to_move: bool) -> None:
         """Set a position from ``{square: (white, king)}`` (clears the history)."""
         self._set(FenPosition(
             white_to_move,

@@ -44,7 +44,7 @@ Side = Literal["white", "black"]
 SIDES: tuple[Side, Side] = ("white", "black")
 PIECE_CODES = ("w", "W", "b", "B")
 CLOCK_EVENTS = ("press", "time", "flag", "pause", "resume", "disconnected", "reconnected")
-ARBITER_ACTIONS = ("accept", "rectify", "set-position", "result")
+ARBITER_ACTIONS: tuple[str, ...] = ("accept", "rectify", "set-position", "result")
 #: arbiter actions added for the review page and the law on irregularities (docs/session-format.md "Arbiter lines")
 ARBITER_ACTIONS += ("dismiss", "draw-claim", "time")
 #: the kinds of a ``health`` line (the scanner's, sensors/health.py)
@@ -300,15 +300,15 @@ def parse_event(obj: dict, line: int, squares: int) -> Event:
         hk = obj.get("kind")
         if hk not in HEALTH_KINDS:
             raise SessionFormatError(f"unknown health kind {hk!r}; expected one of {', '.join(HEALTH_KINDS)}", line)
-        sq = obj.get("square")
-        if isinstance(sq, bool) or not isinstance(sq, int) or not 1 <= sq <= squares:
-            raise SessionFormatError(f"health 'square' must be a square number 1..{squares}, got {sq!r}", line)
+        square = obj.get("square")
+        if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= squares:
+            raise SessionFormatError(f"health 'square' must be a square number 1..{squares}, got {square!r}", line)
         masked = obj.get("masked", False)
         message = obj.get("message", "")
         if not isinstance(masked, bool) or not isinstance(message, str):
             raise SessionFormatError("health 'masked' must be true/false and 'message' a string", line)
         known = {"type", "t", "kind", "square", "masked", "message"}
-        return HealthLine(t=t, kind=hk, square=sq, masked=masked, message=message,
+        return HealthLine(t=t, kind=hk, square=square, masked=masked, message=message,
                           extra={k: v for k, v in obj.items() if k not in known})
     if kind == "header":
         raise SessionFormatError("a second header in the same session", line)

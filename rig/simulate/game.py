@@ -137,23 +137,23 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
         start = sim.hands.t
         side = side_name(board.turn)
         n_before = len(sim.expected)
-        inj = by_ply.get(ply)
-        if inj is not None:
-            check_injection(sim, inj, move)
-            HANDLERS[inj.type](sim, move, inj.corrected)
+        injection = by_ply.get(ply)
+        if injection is not None:
+            check_injection(sim, injection, move)
+            HANDLERS[injection.type](sim, move, injection.corrected)
             sim.settle_next = True
         else:
             clean_turn(sim, move)
         turns.append(Turn(ply, sim.number, side, round(start, 4), round(sim.hands.t, 4),
                           tuple(e.text for e in sim.expected[n_before:]), frozenset(sim.hands.occupied),
-                          board.fen(), str(inj) if inj else None))
+                          board.fen(), str(injection) if injection else None))
         if sim.position_changed and diverged_at is None and not any("irregular position" in n for n in notes):
             notes.append(f"turn {ply}: play continues from the irregular position {board.fen()}")
     # let the board stand still past stable_s so a clockless engine can commit the last move
     sim.hands.wait(model.stable_s + 0.5)
     frames = sim.hands.frames()
     frames.append(Frame(round(sim.hands.t, 4), frozenset(sim.hands.occupied)))
-    events: list[Event] = sorted(frames + sim.hands.clock_events,
+    events: list[Event] = sorted([*frames, *sim.hands.clock_events],
                                  key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
     hdr_tags = dict(tags or {})
     header = Header(variant=v, ruleset=rs, fen=fen, tags=hdr_tags,

@@ -63,8 +63,8 @@ def plain_moves(board: Board) -> list[Move]:
         f, r = v.coords(sq)
         for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
             i = 1
-            while (to := v.square_at(f + i * df, r + i * dr)) is not None and to not in occupied:
-                out.append(Move(sq, to, (sq, to)))
+            while (far := v.square_at(f + i * df, r + i * dr)) is not None and far not in occupied:
+                out.append(Move(sq, far, (sq, far)))
                 i += 1
     return out
 
@@ -84,7 +84,7 @@ def backward_moves(board: Board) -> list[Move]:
 
 def _after(board: Board, move: Move) -> dict[int, tuple[bool, bool]]:
     """The pieces after an arbitrary (possibly irregular) move of the side to move."""
-    pieces = board.pieces()
+    pieces: dict[int, tuple[bool, bool]] = dict(board.pieces())
     white, king = pieces.pop(move.origin)
     for c in move.captured:
         pieces.pop(c, None)
@@ -206,7 +206,9 @@ def _piece_moved_after_release(sim: Simulation, move: Move, corrected: bool) -> 
     h, m = sim.hands, sim.model
     first = sim.rng.choice([x for x in sim.board.legal_moves
                             if x.origin == move.origin and x.destination != move.destination])
-    king = bool(sim.board.piece_at(move.origin)[1])
+    piece = sim.board.piece_at(move.origin)
+    assert piece is not None   # the move's own piece
+    king = bool(piece[1])
     slide = king and sim.rng.random() < m.slide_p
     sim.think(settled=True)
     text = sim.board.move_text(move)
@@ -253,7 +255,9 @@ def _leave_options(sim: Simulation, move: Move) -> list[tuple[int, ...]]:
             b.push(move)
             pieces = b.pieces()
             for c in left:
-                pieces[c] = sim.board.piece_at(c)
+                piece = sim.board.piece_at(c)
+                assert piece is not None   # a captured piece, still on the board before the move
+                pieces[c] = piece
             b.set_pieces(pieces, b.turn)
             if any(m.origin not in left for m in b.legal_moves):
                 out.append(left)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from rig.errors import RigError
 
@@ -161,7 +162,8 @@ class HumanModel:
         unknown = [n for n in names if n not in BEHAVIOURS]
         if unknown:
             raise ModelError(f"unknown behaviour {', '.join(unknown)}; known: {', '.join(BEHAVIOURS)}")
-        return replace(base or cls(), **{BEHAVIOURS[n]: HARD_RATES[BEHAVIOURS[n]] for n in names})
+        rates: dict[str, Any] = {BEHAVIOURS[n]: HARD_RATES[BEHAVIOURS[n]] for n in names}
+        return replace(base or cls(), **rates)
 
     def behaviours(self) -> tuple[str, ...]:
         """The real-board behaviours this model turns on."""

@@ -8,7 +8,7 @@ moves against the rules before any is played.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Mapping, Sequence
 
 from rig.board import Board
 from rig.errors import IllegalMoveError
@@ -134,7 +134,7 @@ class Simulation:
             self._pending.append(idx)
         return idx
 
-    def set_position(self, pieces: dict[int, tuple[bool, bool]], white_to_move: bool) -> None:
+    def set_position(self, pieces: Mapping[int, tuple[bool, bool]], white_to_move: bool) -> None:
         """Continue from an irregular position (the record goes on from it: 004 art. 42)."""
         self.board.set_pieces(pieces, white_to_move)
         self.position_changed = True
@@ -209,6 +209,7 @@ class Simulation:
             h.wait(m.travel_s)
             set_t = h.t
             h.place(detour)
+            assert quirks is not None   # a detour is a quirk of the turn
             h.wait(quirks.detour_s)
             h.pick_up(detour)
             quirks.log("change-of-mind", set_t, h.t, (detour,))
@@ -248,7 +249,7 @@ class Simulation:
             if pair is None or k != pair + 1:       # two at once: the second in the same frame as the first
                 h.wait(m.removal_first_s if k == 0 else m.removal_gap_s)
             h.lift(c)
-            if pair is not None and k == pair + 1:
+            if quirks is not None and pair is not None and k == pair + 1:
                 quirks.log("two-at-once", h.t, h.t, (removal[pair], c))
 
     def _paths(self, move: Move) -> int:
