@@ -47,7 +47,7 @@ from rig.pdn import read_games
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import (ALWAYS_CORRECTED, CORRECTABLE, INJECTION_TYPES, HumanModel, InjectionError,
                           PhysicalError, random_game, simulate_game)
-from rig.simulate.games import load_pdn_games
+from rig.simulate.games import load_pdn_folder
 from rig.simulate.model import BEHAVIOURS
 
 VARIANTS = ("portuguese", "brazilian", "international")
@@ -62,12 +62,7 @@ ALT_SETTINGS = (Settings(bounce_s=0.04, touch_s=0.18, stable_s=2.5), Settings(bo
 @lru_cache(maxsize=None)
 def real_games(variant: str) -> tuple:
     """Every game of tests/data/<variant>/*.pdn (real tournament games)."""
-    out = []
-    folder = os.path.join(DATA, variant)
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".pdn"):
-            out.extend(load_pdn_games(os.path.join(folder, name), variant))
-    return tuple(out)
+    return tuple(load_pdn_folder(os.path.join(DATA, variant), variant))
 
 
 def model_of(preset: str, settings_index: int) -> tuple[HumanModel, Settings | None]:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from rig.board import Board
 from rig.session import ClockEvent, Frame
 from rig.simulate import SimulatedSession
-from rig.simulate.games import GameSource, load_pdn_games
+from rig.simulate.games import GameSource, load_pdn_folder
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 VARIANTS = ("portuguese", "brazilian", "international")
@@ -17,12 +17,7 @@ VARIANTS = ("portuguese", "brazilian", "international")
 @lru_cache(maxsize=None)
 def real_games(variant: str) -> tuple[GameSource, ...]:
     """Every game of tests/data/<variant>/*.pdn that replays (real tournament games, tests/data/SOURCES.md)."""
-    out = []
-    folder = os.path.join(DATA, variant)
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".pdn"):
-            out.extend(load_pdn_games(os.path.join(folder, name), variant))
-    return tuple(out)
+    return tuple(load_pdn_folder(os.path.join(DATA, variant), variant))
 
 
 def contact_changes(session: SimulatedSession) -> dict[int, list[tuple[float, bool]]]:

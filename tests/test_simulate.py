@@ -239,3 +239,15 @@ def test_rig_simulate_command(tmp_path):
     rnd = subprocess.run([sys.executable, "-m", "rig.cli", "simulate", "--random", "12", "--variant", "international",
                           "--no-clock", "--out", "-"], capture_output=True, text=True, timeout=60)
     assert rnd.returncode == 0 and '"variant": "international"' in rnd.stdout.splitlines()[0]
+
+
+def test_load_pdn_folder_reads_every_pdn_file_in_name_order(tmp_path):
+    from rig.simulate.games import GameSourceError, load_pdn_folder
+    (tmp_path / "b.pdn").write_text('[Event "b"]\n1. 32-28 19-23 *\n')
+    (tmp_path / "a.pdn").write_text('[Event "a"]\n1. 31-27 *\n\n[Event "a2"]\n1. 33-29 *\n')
+    (tmp_path / "notes.txt").write_text("not a game")
+    games = load_pdn_folder(str(tmp_path), "international")
+    assert [g.tags.get("Event") for g in games] == ["a", "a2", "b"]
+    assert [len(g.moves) for g in games] == [1, 1, 2]
+    with pytest.raises(GameSourceError, match="cannot list"):
+        load_pdn_folder(str(tmp_path / "missing"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from rig.errors import RigError
@@ -10,7 +11,8 @@ from rig.pdn import read_file
 from rig.simulate.game import random_game
 from rig.variants import Variant
 
-__all__ = ["GameSource", "GameSourceError", "load_pdn_game", "load_pdn_games", "load_random_game", "CARRIED_TAGS"]
+__all__ = ["GameSource", "GameSourceError", "load_pdn_game", "load_pdn_games", "load_pdn_folder", "load_random_game",
+           "CARRIED_TAGS"]
 
 #: PDN tags carried into the session header (the result and set-up come from the board itself)
 CARRIED_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "TimeControl")
@@ -42,6 +44,17 @@ def load_pdn_games(path: str, default_variant: str | Variant = "international") 
     """Every game of a PDN file, in order (each as :func:`load_pdn_game` gives it)."""
     result = _read(path, default_variant)
     return [_game_source(path, result, i) for i in range(1, result.game_count + 1)]
+
+
+def load_pdn_folder(folder: str, default_variant: str | Variant = "international") -> list[GameSource]:
+    """Every game of every ``*.pdn`` file of ``folder``, the files in name order (the corpus of real games the
+    tests and the soak replay)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as exc:
+        raise GameSourceError(f"{folder}: cannot list: {exc.strerror or exc}") from None
+    return [game for name in names if name.endswith(".pdn")
+            for game in load_pdn_games(os.path.join(folder, name), default_variant)]
 
 
 def _read(path: str, default_variant: str | Variant):
