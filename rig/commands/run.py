@@ -285,6 +285,18 @@ def run(args: argparse.Namespace) -> int:
     # -- the journal, the engine, the pages, the view
     engine = Reconstructor(header)
     feed = server = None
+
+    def give_up(message: str, *journals: Journal) -> int:
+        """Stop what has started so far (the simulated world, the pages), close ``journals``, say why: exit 2."""
+        if world is not None:
+            world.close()
+        if server is not None:
+            server.stop()
+        for opened in journals:
+            opened.close()
+        print(f"rig run: {message}", file=sys.stderr)
+        return 2
+
     if web is not None:           # before the journal: an address in use leaves no empty session behind
         from rig.web.feed import GameFeed
         from rig.web.server import WebServer, WebServerError
@@ -306,10 +318,7 @@ def run(args: argparse.Namespace) -> int:
             journal = Journal.create(paths.session, header)
         health_journal = Journal(paths.health, open(paths.health, "a", encoding="utf-8"))
     except (JournalError, OSError) as exc:
-        if server is not None:
-            server.stop()
-        print(f"rig run: {exc}", file=sys.stderr)
-        return 2
+        return give_up(str(exc))
     handler = _logging(paths, args.plain)
     base = 0.0 if recovered is None else round(recovered.last_t + 0.001, 4)
     speed = args.speed if args.simulate is not None or getattr(args, "camera_images", None) else 1.0
@@ -325,12 +334,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         publisher = mqtt_sink(args, paths.session, header.tags)
     except (RigError, ValueError, OSError) as exc:
-        if server is not None:
-            server.stop()
-        journal.close()
-        health_journal.close()
-        print(f"rig run: {exc}", file=sys.stderr)
-        return 2
+        return give_up(str(exc), journal, health_journal)
     later: tuple = ()
     if publisher is not None:
         if server is not None:           # the hub hears of decisions made after the end (rig.web.linger)
@@ -408,14 +412,7 @@ def run(args: argparse.Namespace) -> int:
                 loop.sinks.add(ArbiterHand(dials, args.white_side))
         loop.sources = sources
     except Exception as exc:  # noqa: BLE001 - pins or clock that cannot be opened: say which and stop
-        if world is not None:
-            world.close()
-        if server is not None:
-            server.stop()
-        journal.close()
-        health_journal.close()
-        print(f"rig run: cannot open the board: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2
+        return give_up(f"cannot open the board: {type(exc).__name__}: {exc}", journal, health_journal)
 
     def started() -> None:
         """A simulation begins once the clock driver is connected (a real clock is there before the game)."""
