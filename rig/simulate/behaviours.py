@@ -118,11 +118,7 @@ def _phantom(sim: "Simulation", tq: TurnQuirks) -> None:
     route = _route(sim, tq.move)
     near = {n for sq in route for n in step_squares(sim.variant, sq)} - set(route) - {tq.detour}
     options = [s for s in sorted(near) if s not in h.occupied and h.free_since(s) <= t0]
-    if options:
-        sq = q.choice(options)
-        span = q.uniform(*m.phantom_ms) / 1000
-        if h.pulse(sq, t0, span):
-            tq.log("neighbour-phantom", t0, t0 + span, (sq,))
+    _pulse_one(sim, tq, "neighbour-phantom", options, t0, m.phantom_ms)
 
 
 def _jostle(sim: "Simulation", tq: TurnQuirks) -> None:
@@ -131,11 +127,19 @@ def _jostle(sim: "Simulation", tq: TurnQuirks) -> None:
     t0 = q.uniform(sim.span[0], h.t)
     involved = set(tq.move.path) | set(tq.move.captured) | {tq.detour}
     options = [s for s in sorted(h.occupied) if s not in involved and h.free_since(s) <= t0]
+    _pulse_one(sim, tq, "jostle", options, t0, m.jostle_ms)
+
+
+def _pulse_one(sim: "Simulation", tq: TurnQuirks, kind: str, options: list[int], t0: float,
+               span_ms: tuple[float, float]) -> None:
+    """One of ``options`` (drawn) reads the other way from ``t0`` for a span drawn from ``span_ms``; logged as
+    ``kind`` where the pulse is seen."""
     if options:
+        q = sim.quirk_rng
         sq = q.choice(options)
-        span = q.uniform(*m.jostle_ms) / 1000
-        if h.pulse(sq, t0, span):
-            tq.log("jostle", t0, t0 + span, (sq,))
+        span = q.uniform(*span_ms) / 1000
+        if sim.hands.pulse(sq, t0, span):
+            tq.log(kind, t0, t0 + span, (sq,))
 
 
 def clean_turn(sim: "Simulation", move: Move) -> None:
