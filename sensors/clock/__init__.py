@@ -33,7 +33,7 @@ from rig.session import SIDES, ClockEvent, Side
 
 __all__ = [
     "Side",
-    "Hand",
+    "ClockHand",
     "SIDES",
     "HANDS",
     "ClockError",
@@ -56,8 +56,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-Hand = Literal["left", "right"]  #: physical side of the clock, seen from the front (the arbiter's view)
-HANDS: tuple[Hand, Hand] = ("left", "right")
+ClockHand = Literal["left", "right"]  #: physical side of the clock, seen from the front (the arbiter's view)
+HANDS: tuple[ClockHand, ClockHand] = ("left", "right")
 
 
 class ClockError(RigError, OSError):
@@ -171,17 +171,17 @@ class ClockState:
 class SideMap:
     """Which physical side of the clock is White's (arbiter's choice, 000 6.3b; 004 art. 22)."""
 
-    white: Hand = "left"
+    white: ClockHand = "left"
 
     def __post_init__(self) -> None:
         if self.white not in HANDS:
             raise ValueError(f"white side must be left or right, got {self.white!r}")
 
-    def side(self, hand: Hand) -> Side:
+    def side(self, hand: ClockHand) -> Side:
         return "white" if hand == self.white else "black"
 
-    def hand(self, side: Side) -> Hand:
-        other: Hand = "right" if self.white == "left" else "left"
+    def hand(self, side: Side) -> ClockHand:
+        other: ClockHand = "right" if self.white == "left" else "left"
         return self.white if side == "white" else other
 
 
@@ -265,7 +265,7 @@ class ClockDevice(ABC):
 
     source: ClassVar[str] = "clock"
 
-    def __init__(self, *, white_side: Hand = "left", now: Callable[[], float] = time.monotonic,
+    def __init__(self, *, white_side: ClockHand = "left", now: Callable[[], float] = time.monotonic,
                  on_signal: Callable[[ClockSignal], None] | None = None):
         self.sides = SideMap(white_side)
         self._now = now

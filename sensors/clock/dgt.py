@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from sensors.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
+from sensors.clock import (ClockDevice, ClockHand, ClockSignal, Disconnected, Flag, Pause, Press, Reconnected, Resume,
                        Times)
 from sensors.clock.serial_link import Backoff, SerialLink, UsbId
 
@@ -277,7 +277,7 @@ def encode_ack(ack0: int, ack1: int, ack2: int = 0, ack3: int = 0) -> bytes:
     return encode_message(DGT_MSG_BWTIME, data)
 
 
-def setnrun_command(left_ms: int, right_ms: int, run: Hand | None) -> bytes:
+def setnrun_command(left_ms: int, right_ms: int, run: ClockHand | None) -> bytes:
     """``DGT_CMD_CLOCK_SETNRUN`` (clock in mode 23): set both times (whole seconds) and which side counts
     down (None: paused)."""
     def hms(ms: int) -> list[int]:
@@ -304,7 +304,7 @@ class DgtClock(ClockDevice):
 
     source = "dgt"
 
-    def __init__(self, port: str | UsbId, *, white_side: Hand = "left", reconnect: bool = True,
+    def __init__(self, port: str | UsbId, *, white_side: ClockHand = "left", reconnect: bool = True,
                  backoff: Backoff = Backoff(), now: Callable[[], float] = time.monotonic,
                  on_signal: Callable[[ClockSignal], None] | None = None, **link_options: object):
         super().__init__(white_side=white_side, now=now, on_signal=on_signal)
@@ -373,7 +373,7 @@ class DgtClock(ClockDevice):
         side = self.sides.side
         white_ms, black_ms = ((msg.left_ms, msg.right_ms) if self.sides.white == "left"
                               else (msg.right_ms, msg.left_ms))
-        running_hand: Hand | None = None
+        running_hand: ClockHand | None = None
         if msg.running:
             running_hand = "right" if msg.lever_right_high else "left"
         running = side(running_hand) if running_hand else None
@@ -388,7 +388,7 @@ class DgtClock(ClockDevice):
         if prev is not None:
             if msg.lever_right_high != prev.lever_right_high and (msg.running or inferred) and (
                     prev.running or inferred):
-                pressed: Hand = "left" if msg.lever_right_high else "right"
+                pressed: ClockHand = "left" if msg.lever_right_high else "right"
                 out.append(Press(now, side(pressed), white_ms, black_ms, inferred=inferred))
             if prev.running and not msg.running:
                 out.append(Pause(now, white_ms, black_ms))

@@ -37,7 +37,7 @@ from sensors.clock.dgt import (DGT_CLOCK_MESSAGE, DGT_CMD_CLOCK_SETNRUN, DGT_CMD
                            DGT_SEND_VERSION, BwTime, encode_ack, encode_bwtime, encode_message)
 from sensors.clock.line import (CODE_OF, HAND_CODES, MODE_CODES, PROTOCOL_VERSION, SEQ_MOD, LineFramer, seq_newer,
                             device_line, parse_host)
-from sensors.clock import Hand
+from sensors.clock import ClockHand
 from sensors.clock.model import ClockModel
 from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
 
@@ -199,13 +199,13 @@ class ClockEmulator(abc.ABC):
                 self._tick()
 
     # -- the players and the arbiter
-    def press(self, hand: Hand) -> str:
+    def press(self, hand: ClockHand) -> str:
         with self._lock:
             outcome = self.model.press(hand)
             self._after_press(hand, outcome)
             return outcome
 
-    def start_game(self, hand: Hand = "left") -> None:
+    def start_game(self, hand: ClockHand = "left") -> None:
         """The arbiter starts ``hand``'s clock (White's, 000 6.3c)."""
         with self._lock:
             self.model.start(hand)
@@ -254,7 +254,7 @@ class ClockEmulator(abc.ABC):
         """Protocol hook: each emulator says what its clock does here."""
 
     @abc.abstractmethod
-    def _after_press(self, hand: Hand, outcome: str) -> None:
+    def _after_press(self, hand: ClockHand, outcome: str) -> None:
         """Protocol hook: each emulator says what its clock does here."""
 
     @abc.abstractmethod
@@ -262,7 +262,7 @@ class ClockEmulator(abc.ABC):
         """Protocol hook: each emulator says what its clock does here."""
 
     @abc.abstractmethod
-    def _after_resume(self, hand: Hand) -> None:
+    def _after_resume(self, hand: ClockHand) -> None:
         """Protocol hook: each emulator says what its clock does here."""
 
     def _on_unplug(self) -> None:
@@ -320,13 +320,13 @@ class DgtBoardEmulator(ClockEmulator):
         self.model.settle()
         self._send_reading()
 
-    def _after_press(self, hand: Hand, outcome: str) -> None:
+    def _after_press(self, hand: ClockHand, outcome: str) -> None:
         self._send_reading()
 
     def _after_pause(self) -> None:
         self._send_reading()
 
-    def _after_resume(self, hand: Hand) -> None:
+    def _after_resume(self, hand: ClockHand) -> None:
         self._send_reading()
 
     def _on_unplug(self) -> None:
@@ -439,7 +439,7 @@ class LineClockEmulator(ClockEmulator):
         if self.model.counting is not None and self.now() - self._last_time_at >= 1.0:
             self._send_time()
 
-    def _after_press(self, hand: Hand, outcome: str) -> None:
+    def _after_press(self, hand: ClockHand, outcome: str) -> None:
         if outcome == "press":
             left, right = self.model.times()
             self._send("PRESS", CODE_OF[hand], left, right)
@@ -451,7 +451,7 @@ class LineClockEmulator(ClockEmulator):
         left, right = self.model.times()
         self._send("PAUSE", left, right)
 
-    def _after_resume(self, hand: Hand) -> None:
+    def _after_resume(self, hand: ClockHand) -> None:
         self._send("RESUME", CODE_OF[hand])
         self._send_time()
 
@@ -514,7 +514,7 @@ def demo_game(emu: ClockEmulator, moves: int = 6, think_s: float = 0.3) -> None:
     The host (``rig clock``) is given time to connect and set the board in update mode first."""
     time.sleep(0.5)
     emu.start_game("left")
-    hand: Hand = "left"
+    hand: ClockHand = "left"
     for i in range(moves):
         time.sleep(think_s)
         emu.press(hand)

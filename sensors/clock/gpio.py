@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from sensors.clock import ClockDevice, ClockSignal, Flag, Hand, Pause, Press, Resume, Times
+from sensors.clock import ClockDevice, ClockHand, ClockSignal, Flag, Pause, Press, Resume, Times
 from sensors.clock.model import ClockModel
 from sensors.clock.timecontrol import TimeControl
 from sensors.pinmap import CLOCK_BUTTON_PINS
@@ -35,7 +35,8 @@ class GpioClock(ClockDevice):
 
     def __init__(self, tc: TimeControl | str, *, left_pin: int | str = DEFAULT_PINS["left"],
                  right_pin: int | str = DEFAULT_PINS["right"], pause_pin: int | str | None = None,
-                 white_side: Hand = "left", now: Callable[[], float] = time.monotonic, bounce_s: float | None = 0.02,
+                 white_side: ClockHand = "left", now: Callable[[], float] = time.monotonic,
+                 bounce_s: float | None = 0.02,
                  pin_factory: Any = None, ticker: bool = True, tick_s: float = 0.05, time_every_s: float = 1.0,
                  on_signal: Callable[[ClockSignal], None] | None = None):
         super().__init__(white_side=white_side, now=now, on_signal=on_signal)
@@ -105,7 +106,7 @@ class GpioClock(ClockDevice):
         else:
             self.press(name)  # type: ignore[arg-type]
 
-    def press(self, hand: Hand) -> str:
+    def press(self, hand: ClockHand) -> str:
         """What the button of ``hand`` does (also callable directly, e.g. from a keyboard)."""
         with self._lock:
             self._check_flags()

@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable
 
-from sensors.clock import (ClockDevice, ClockSignal, Disconnected, Flag, Hand, Pause, Press, Reconnected, Resume,
+from sensors.clock import (ClockDevice, ClockHand, ClockSignal, Disconnected, Flag, Pause, Press, Reconnected, Resume,
                        Times)
 from sensors.clock.serial_link import Backoff, SerialLink, UsbId
 from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl, TimeControlError
@@ -35,8 +35,8 @@ SEQ_MOD = 65536
 MAX_UPTIME_MS = 2**32 - 1
 _BODY_RE = re.compile(r"^[A-Za-z0-9 ._-]+$")
 _INT_RE = re.compile(r"^[0-9]{1,10}$")
-HAND_CODES: dict[str, Hand] = {"L": "left", "R": "right"}
-CODE_OF: dict[Hand, str] = {"left": "L", "right": "R"}
+HAND_CODES: dict[str, ClockHand] = {"L": "left", "R": "right"}
+CODE_OF: dict[ClockHand, str] = {"left": "L", "right": "R"}
 MODE_CODES = {"none": IncrementMode.NONE, "fischer": IncrementMode.FISCHER, "delay": IncrementMode.DELAY,
               "bronstein": IncrementMode.BRONSTEIN}
 EVENT_VERBS = ("PRESS", "FLAG", "PAUSE", "RESUME")
@@ -126,7 +126,7 @@ class DeviceMessage:
     seq: int
     up_ms: int
     verb: str
-    hand: Hand | None = None
+    hand: ClockHand | None = None
     left_ms: int | None = None
     right_ms: int | None = None
     version: int | None = None
@@ -161,7 +161,7 @@ def _ms(text: str, what: str) -> int:
     return _int(text, what, MAX_CLOCK_MS)
 
 
-def _hand(text: str) -> Hand:
+def _hand(text: str) -> ClockHand:
     if text not in HAND_CODES:
         raise _Bad(f"side {text!r} is not L or R")
     return HAND_CODES[text]
@@ -260,7 +260,7 @@ class LineClock(ClockDevice):
 
     source = "line"
 
-    def __init__(self, port: str | UsbId, *, white_side: Hand = "left", reconnect: bool = True,
+    def __init__(self, port: str | UsbId, *, white_side: ClockHand = "left", reconnect: bool = True,
                  backoff: Backoff = Backoff(), baudrate: int = 115200, now: Callable[[], float] = time.monotonic,
                  on_signal: Callable[[ClockSignal], None] | None = None, **link_options: object):
         super().__init__(white_side=white_side, now=now, on_signal=on_signal)

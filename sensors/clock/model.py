@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from sensors.clock import Hand
+from sensors.clock import ClockHand
 from sensors.clock.timecontrol import MAX_CLOCK_MS, IncrementMode, TimeControl
 
 __all__ = ["ClockModel", "PressOutcome"]
@@ -22,7 +22,7 @@ __all__ = ["ClockModel", "PressOutcome"]
 PressOutcome = Literal["press", "start", "ignored"]
 
 
-def _other(hand: Hand) -> Hand:
+def _other(hand: ClockHand) -> ClockHand:
     return "right" if hand == "left" else "left"
 
 
@@ -52,7 +52,7 @@ class ClockModel:
                 self.tc = tc
             self._dial = {"left": _Dial(self.tc.base_ms if left_ms is None else left_ms),
                           "right": _Dial(self.tc.base_ms if right_ms is None else right_ms)}
-            self.running: Hand | None = None
+            self.running: ClockHand | None = None
             self.paused = False
             self.started = False
             self.moves = 0
@@ -70,9 +70,9 @@ class ClockModel:
                 self._dial[hand] = _Dial(ms, flag=ms == 0)
 
     # ------------------------------------------------------------------ running
-    def _settle_locked(self) -> list[Hand]:
+    def _settle_locked(self) -> list[ClockHand]:
         now = self._now()
-        fallen: list[Hand] = []
+        fallen: list[ClockHand] = []
         if self.running is not None and not self.paused:
             dt = max(0, round((now - self._since) * 1000))
             use_delay = min(dt, self._delay_left)
@@ -87,12 +87,12 @@ class ClockModel:
         self._since = now
         return fallen
 
-    def settle(self) -> list[Hand]:
+    def settle(self) -> list[ClockHand]:
         """Bring the running dial up to now; return the sides whose flag has just fallen."""
         with self._lock:
             return self._settle_locked()
 
-    def press(self, hand: Hand) -> PressOutcome:
+    def press(self, hand: ClockHand) -> PressOutcome:
         """``hand`` presses its button. The running side's press ends its move: the increment is applied
         (Fischer: +increment; Bronstein: +min(increment, time used); delay: none) and the other dial
         starts. Before the game starts, a press starts the other side's clock (000 6.3c, 004 art. 25).
@@ -120,13 +120,13 @@ class ClockModel:
             self._switch_to(_other(hand))
             return "press"
 
-    def _switch_to(self, hand: Hand) -> None:
+    def _switch_to(self, hand: ClockHand) -> None:
         self.running = hand
         self._since = self._now()
         self._turn_used = 0
         self._delay_left = self.tc.increment_ms if self.tc.mode is IncrementMode.DELAY else 0
 
-    def start(self, hand: Hand) -> None:
+    def start(self, hand: ClockHand) -> None:
         """Start ``hand``'s clock (the arbiter starting the game, 000 6.3c)."""
         with self._lock:
             self._settle_locked()
@@ -159,13 +159,13 @@ class ClockModel:
             self._settle_locked()
             return self._dial["left"].ms, self._dial["right"].ms
 
-    def flag(self, hand: Hand) -> bool:
+    def flag(self, hand: ClockHand) -> bool:
         with self._lock:
             self._settle_locked()
             return self._dial[hand].flag
 
     @property
-    def counting(self) -> Hand | None:
+    def counting(self) -> ClockHand | None:
         """The side whose dial is counting now (None when stopped or paused)."""
         with self._lock:
             return None if self.paused else self.running
