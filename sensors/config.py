@@ -20,6 +20,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -57,7 +58,7 @@ class MatrixConfig:
             raise MatrixConfigError(f"settle_us must be microseconds between 0 and 10000, not {self.settle_us!r}")
 
     def to_dict(self) -> dict:
-        d = {"variant": self.variant.name, "scan_hz": float(self.scan_hz), "debounce": self.debounce,
+        d: dict[str, Any] = {"variant": self.variant.name, "scan_hz": float(self.scan_hz), "debounce": self.debounce,
              "settle_us": float(self.settle_us),
              "pins": self.pins.to_dict(),
              "map": {"axis": self.axis, "orientation": self.orientation, "cells": self.cellmap.to_lists()}}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 from rig.fen import parse_fen
 from rig.session import Frame, Header
@@ -111,9 +111,9 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     first = seq[0][1]
     ever = frozenset().union(*(c for _, c in seq))
     always = frozenset.intersection(*(c for _, c in seq))
-    changed = Counter()
+    changed: Counter[Cell] = Counter()
     on_times: dict[Cell, list[float]] = {}
-    blinks = Counter()
+    blinks: Counter[Cell] = Counter()
     stuck_suspects: set[Cell] = set()
     lifts: list[float] = []  # times of lifts not yet matched by a put-down
     for (t0, a), (t1, b) in zip(seq, seq[1:]):
@@ -168,7 +168,7 @@ def analyse_recording(header: Header, events: Iterable, cellmap: CellMap | None 
     return out
 
 
-def _ghosts(extra: set[Cell], real: set[Cell]) -> set[Cell]:
+def _ghosts(extra: AbstractSet[Cell], real: AbstractSet[Cell]) -> set[Cell]:
     """The extra readings a sneak path could make: a rectangle whose other three corners really are
     closed. With one piece on a clear board there are none: one piece cannot make a ghost."""
     return {x for x in extra for d in real

@@ -154,10 +154,12 @@ class HealthMonitor:
         visible = closed - self.masked
         indet = indeterminate_cells(closed, self.no_diode, self.reversed_now) - self.masked
         if indet:
+            before: frozenset[Cell] | None
             if first:
                 before = self.cellmap.cells_of(self.expected_start) if self.expected_start is not None else visible
             else:
                 before = self.reported
+            assert before is not None   # reported since the first scan
             visible = (visible - indet) | (indet & before)
         held = indet - visible
         for cell in sorted(held - self._held):

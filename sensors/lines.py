@@ -162,7 +162,9 @@ class LgpioLines:
 
     def __init__(self, pinmap: PinMap, lg: Any = None, chip: int | None = None):
         if lg is None:
-            import lgpio as lg  # noqa: PLC0415 - Pi only
+            import lgpio  # noqa: PLC0415 - Pi only
+
+            lg = lgpio
         self.lg = lg
         self.calls = 0
         self.rows, self.cols = list(pinmap.rows), list(pinmap.cols)

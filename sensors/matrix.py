@@ -189,7 +189,7 @@ class MatrixScanner:
             self._settle += 1
             if self._settle < self.debounce:
                 return []
-            changed, glitches = True, []
+            changed, glitches = True, list[Cell]()
         else:
             changed, glitches = self._debounce(raw)
         events: list[MatrixEvent] = list(self.health.glitch(t, glitches)) if glitches else []
@@ -209,9 +209,11 @@ class MatrixScanner:
                 raw_field = raw_rows(self._cells, self.pinmap.shape) if self.raw else None
                 events.append(Frame(t=t, occupied=occupied, raw=raw_field))
         for ev in events:
-            cb = self.when_frame if isinstance(ev, Frame) else self.when_health
-            if cb is not None:
-                cb(ev)
+            if isinstance(ev, Frame):
+                if self.when_frame is not None:
+                    self.when_frame(ev)
+            elif self.when_health is not None:
+                self.when_health(ev)
         return events
 
     def run(self, duration: float | None = None, stop: threading.Event | None = None) -> Iterator[MatrixEvent]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Protocol, TextIO
+from typing import TYPE_CHECKING, AbstractSet, Callable, Protocol, TextIO
 
 from sensors.cellmap import Cell
 
@@ -74,7 +74,7 @@ class ScriptedHands:
     ``skip``: squares it is asked to place on but does not (a person who misses a prompt).
     """
 
-    def __init__(self, matrix: "SimulatedMatrix", skip: set[int] = frozenset()):
+    def __init__(self, matrix: "SimulatedMatrix", skip: AbstractSet[int] = frozenset()):
         self.matrix = matrix
         self.skip = set(skip)
         self.steps: list[Step] = []

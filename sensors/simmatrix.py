@@ -182,7 +182,7 @@ class SimulatedMatrix:
         self.line_model = lines
         self.call_s = call_s
         self._volts = None if lines is None else LineVoltages(lines, set(self._role.values()), self.clock())
-        self._volts_key: tuple | None = None
+        self._volts_key: frozenset[tuple[int, int]] | None = None
         self.pin_calls = 0
         self._cache: tuple | None = None
         self._closed_cache: tuple[float, float, frozenset[Cell]] | None = None
@@ -367,6 +367,7 @@ class SimulatedMatrix:
         t = self.clock()
         closed = self.closed_cells(t)
         if self._edges_cache is None or self._edges_cache[0] != closed:
+            assert self.line_model is not None   # lines with voltages follow a line model
             drop = self.line_model.v_diode
             edges: dict = {}
             for into, froms in conduction(closed, self.no_diode, self.reversed).items():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, cast
 
 from rig.session import Event, Frame, HealthLine
 from rig.simulate.sessiontypes import SimulatedSession
@@ -59,8 +59,8 @@ def run_matrix_session(variant: Variant, timeline: Timeline, faults: Iterable[st
         raise MatrixConfigError("the occupancy timeline is empty")
     if any(b[0] < a[0] for a, b in zip(steps, steps[1:])):
         raise MatrixConfigError("the occupancy timeline must be in time order")
-    if expected_start == "initial":
-        expected_start = frozenset(v.white_start) | frozenset(v.black_start)
+    start: Iterable[int] | None = frozenset(v.white_start) | frozenset(v.black_start) \
+        if expected_start == "initial" else cast("Iterable[int] | None", expected_start)
     t_start, t_end = steps[0][0], steps[-1][0] + tail
     clock = SimClock(t_start)
     matrix = SimulatedMatrix(v, pinmap=pinmap, wiring=wiring, faults=faults, model=model, seed=seed, clock=clock)
@@ -71,7 +71,7 @@ def run_matrix_session(variant: Variant, timeline: Timeline, faults: Iterable[st
     frames: list[Frame] = []
     health: list[HealthEvent] = []
     with MatrixScanner(v, pinmap, cellmap, pin_factory=matrix.pin_factory(), scan_hz=scan_hz, debounce=debounce,
-                       clock=clock, sleep=clock.sleep, t0=0.0, expected_start=expected_start, raw=raw,
+                       clock=clock, sleep=clock.sleep, t0=0.0, expected_start=start, raw=raw,
                        diode_check=diode_check) as scanner:
         k = 0
         while True:
@@ -79,7 +79,10 @@ def run_matrix_session(variant: Variant, timeline: Timeline, faults: Iterable[st
             if clock.now > t_end:
                 break
             for ev in scanner.scan():
-                (frames if isinstance(ev, Frame) else health).append(ev)
+                if isinstance(ev, Frame):
+                    frames.append(ev)
+                else:
+                    health.append(ev)
             k += 1
             if scanner.quiet:  # a scan takes virtual time too: a change during it is still to be seen
                 nxt = matrix.next_change(grid)
@@ -128,7 +131,7 @@ def through_matrix(session: SimulatedSession, faults: Iterable[str] = (), seed: 
         extra = {k: v for k, v in h.to_json().items() if k not in ("type", "t", "kind", "square", "masked", "message")}
         frames.append(HealthLine(h.t, h.kind, h.square, h.masked, h.message, extra))
     others = [e for e in session.events if not isinstance(e, Frame)]
-    events: list[Event] = sorted(frames + others, key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
+    events: list[Event] = sorted([*frames, *others], key=lambda e: (e.t, 0 if isinstance(e, Frame) else 1))
     extra = dict(session.header.extra)
     extra["simulator"] = dict(extra.get("simulator", {}), matrix=True, faults=faults)
     return replace(session, header=replace(session.header, extra=extra), events=events)

@@ -121,13 +121,13 @@ class Journal:
         path = recovered.path
         try:
             if recovered.file_bytes != recovered.good_bytes or recovered.missing_newline:
-                with open(path, "r+b") as fh:
-                    fh.truncate(recovered.good_bytes)
+                with open(path, "r+b") as raw:
+                    raw.truncate(recovered.good_bytes)
                     if recovered.missing_newline:
-                        fh.seek(0, os.SEEK_END)
-                        fh.write(b"\n")
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                        raw.seek(0, os.SEEK_END)
+                        raw.write(b"\n")
+                    raw.flush()
+                    os.fsync(raw.fileno())
             fh = open(path, "a", encoding="utf-8")
         except OSError as exc:
             raise JournalError(f"cannot append to {path}: {exc.strerror or exc}") from None

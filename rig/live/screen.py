@@ -5,7 +5,7 @@ where the files are."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, Any
 
 from rig.demo.view import AnsiScreen, GameView, PlainLog
 from rig.reconstruct import Observation, SensorFault
@@ -34,7 +34,7 @@ class RunView(GameView):
     def warnings(self) -> list[str]:
         """Current health warnings, latest per square (a recovered switch clears its square), then the
         switches the engine masked: which square the arbiter should check."""
-        latest: dict[int, object] = {}
+        latest: dict[int, Any] = {}   # the scanner's health events (sensors.health.HealthEvent)
         for ev in self.health:
             latest[ev.square] = ev
         out = [f"{ev.kind}: {ev.message}" for ev in latest.values() if ev.kind != "recovered"]

@@ -146,7 +146,8 @@ def build_world(session: SimulatedSession, *, clock: Callable[[], float], start_
             virtual[0] = p.t
             emu.model.press(sides.hand(p.side))  # type: ignore[arg-type]
     virtual[0] = None
-    actions = [(p.t, "press", sides.hand(p.side)) for p in presses if p.t > start_t]  # type: ignore[arg-type]
+    actions: list[tuple[float, str, str]] = [(p.t, "press", sides.hand(p.side))  # type: ignore[arg-type]
+                                             for p in presses if p.t > start_t]
     for u in unplugs:
         actions += [(u.at, "unplug", ""), (u.at + u.seconds, "replug", "")]
     actions.sort(key=lambda a: a[0])

@@ -503,7 +503,7 @@ class LineClockEmulator(ClockEmulator):
 
 def make_emulator(protocol: str, tc: TimeControl | str = "5+3", **kw: object) -> ClockEmulator:
     if protocol == "dgt":
-        return DgtBoardEmulator(tc, **kw)  # type: ignore[arg-type]
+        return DgtBoardEmulator(tc, **kw)
     if protocol == "line":
         return LineClockEmulator(tc, **kw)  # type: ignore[arg-type]
     raise ValueError(f"unknown clock protocol {protocol!r}; expected dgt or line")

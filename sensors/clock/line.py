@@ -62,7 +62,7 @@ class LineFramer:
         self.rejected = 0
         self.name = name
 
-    def _reject(self, why: str, line: bytes) -> None:
+    def _reject(self, why: str, line: bytes | bytearray) -> None:
         self.rejected += 1
         log.warning("%s: frame rejected (%s): %r", self.name, why, bytes(line[:60]))
 
