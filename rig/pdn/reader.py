@@ -29,7 +29,6 @@ import bisect
 import re
 from dataclasses import dataclass, field, replace
 from os import PathLike
-from typing import Iterator
 
 from rig.board import Board
 from rig.errors import AmbiguousMoveError, InvalidFenError, RigError
@@ -38,143 +37,17 @@ from rig.pdn.clock import ClockStamp, extract_clock
 from rig.pdn.errors import PdnError, PdnSyntaxError
 from rig.fen import make_fen, parse_fen
 from rig.pdn.gametype import GameTypeError, parse_gametype
+from rig.pdn.lexer import Token, tokens
 from rig.pdn.record import GameRecord, MoveNode
 from rig.variants import VARIANTS, Variant, get_variant, renumbering
 
 __all__ = ["RawNode", "ParsedGame", "ReplayError", "ReplayResult", "PdnReadResult", "read_games", "read_game",
            "read_file", "decode_pdn"]
 
-# -- lexer ------------------------------------------------------------------------------------
-
-_SQ = r"(?:[a-jA-J](?:10|[1-9])|\d{1,2})"
-_MOVE = re.compile(rf"({_SQ}(?:[ \t]*[-xX:\u00d7][ \t]*{_SQ})+|[a-hA-H][1-8][a-hA-H][1-8])(?![\w.])"
-                   r"((?:[!?]{1,2}|\([!?]{1,2}\)))?")
-_RESULT = re.compile(r"(1/2-1/2|\u00bd-\u00bd|2-0|0-2|1-1|1-0|0-1|0-0|1/2(?!-)|\*)(?![\w/\u00bd-])")
-_NUMBER = re.compile(r"(\d+)(\.\.\.|\u2026|\.)")
-_ELLIPSIS = re.compile(r"\.\.\.|\u2026|\.\.")
-_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:\\.|[^"\\\n])*)"[ \t]*\]')
-_TAG_LINE = re.compile(r'^[ \t]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"', re.MULTILINE)
-_SETUP = re.compile(r'/[ \t]*FEN[ \t]*"([^"\n]*)"[ \t]*/', re.IGNORECASE)
-_NAG = re.compile(r"\$\d+")
-_STRENGTH = re.compile(r"[!?]{1,2}(?![\w])")
-_WORD = re.compile(r"[^\s{}()\[\];]+")
 _UNKNOWN_SIDE = re.compile(r'^(\s*"?\s*)\?')
 _NUMBER_IN_MOVE = re.compile(r"(?<![a-jA-J0-9])\d+")
 #: how many ambiguous captures deep the replay tries every reading before calling a move ambiguous
 _MAX_TRIALS = 6
-
-
-@dataclass(frozen=True)
-class _Token:
-    kind: str  # tag comment open close setup nag result number move error
-    pos: int
-    text: str
-    value: str = ""
-    value2: str = ""
-    resync: bool = False  # an error after which the current game cannot be delimited
-
-
-def _tokens(text: str) -> Iterator[_Token]:
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c in " \t\r\n\f\v\ufeff":
-            i += 1
-            continue
-        line_start = i == 0 or text[i - 1] == "\n"
-        if c == "%" and line_start or c == ";":
-            j = text.find("\n", i)
-            i = n if j < 0 else j + 1
-            continue
-        if c == "[":
-            m = _TAG.match(text, i)
-            if m:
-                yield _Token("tag", i, m.group(0), m.group(1), re.sub(r"\\(.)", r"\1", m.group(2)))
-                i = m.end()
-                continue
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            yield _Token("error", i, text[i:j], _tag_problem(text[i:j]))
-            i = j
-            continue
-        if c == "{":
-            j = text.find("}", i + 1)
-            if j < 0:
-                yield _Token("error", i, c, "unterminated comment: '{' has no closing '}'", resync=True)
-                m = _TAG_LINE.search(text, i + 1)
-                i = n if m is None else m.start()
-                continue
-            yield _Token("comment", i, text[i:j + 1], text[i + 1:j])
-            i = j + 1
-            continue
-        if c == "}":
-            yield _Token("error", i, c, "'}' without an opening '{'")
-            i += 1
-            continue
-        if c == "(":
-            yield _Token("open", i, c)
-            i += 1
-            continue
-        if c == ")":
-            yield _Token("close", i, c)
-            i += 1
-            continue
-        if c == "/":
-            m = _SETUP.match(text, i)
-            if m:
-                yield _Token("setup", i, m.group(0), m.group(1))
-                i = m.end()
-                continue
-            word = _word(text, i)
-            yield _Token("error", i, word, f"malformed setup {word!r}: expected /FEN \"...\"/")
-            i += len(word)
-            continue
-        if c == "$":
-            m = _NAG.match(text, i)
-            if m:
-                yield _Token("nag", i, m.group(0))
-                i = m.end()
-                continue
-        for kind, rx in (("result", _RESULT), ("number", _NUMBER), ("move", _MOVE)):
-            m = rx.match(text, i)
-            if m:
-                yield _Token(kind, i, m.group(0), m.group(1), (m.group(2) if rx.groups > 1 else None) or "")
-                i = m.end()
-                break
-        else:
-            m = _ELLIPSIS.match(text, i) or _STRENGTH.match(text, i)
-            if m:
-                i = m.end()
-                continue
-            word = _word(text, i)
-            yield _Token("error", i, word, f"bad move token {word!r}" if any(ch.isdigit() for ch in word)
-                         else f"unexpected {word!r}")
-            i += len(word)
-
-
-def _word(text: str, i: int) -> str:
-    """The word starting at ``i`` (at least its first character)."""
-    m = _WORD.match(text, i)
-    return m.group(0) if m else text[i]
-
-
-def _tag_problem(line: str) -> str:
-    m = re.match(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)?[ \t]*("?)', line)
-    name = m.group(1) if m else None
-    if m is None or not name:
-        return f"malformed tag {line.strip()!r}: expected [Name \"value\"]"
-    if not m.group(2):
-        return f"malformed tag {name}: the value must be in double quotes"
-    rest = line[m.end():]
-    k = 0
-    while k < len(rest):
-        if rest[k] == "\\":
-            k += 2
-            continue
-        if rest[k] == '"':
-            return f"unterminated tag {name}: no closing ']'"
-        k += 1
-    return f"unterminated tag {name}: the value has no closing '\"'"
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -511,7 +384,7 @@ class _GameBuilder:
         else:
             self.error(value_pos, f"bad FEN: {msg}")
 
-    def add(self, tok: _Token) -> None:
+    def add(self, tok: Token) -> None:
         kind = tok.kind
         if kind == "tag":
             if tok.value in self.tags:
@@ -556,7 +429,7 @@ class _GameBuilder:
             self.white = not self.white
             self.number = None
 
-    def _comment(self, tok: _Token) -> None:
+    def _comment(self, tok: Token) -> None:
         mover = (not self.white) if self.nodes and self.nodes[-1].setup_fen is None else None
         clock, rest, problem = extract_clock(tok.value, mover)
         if problem:
@@ -622,7 +495,7 @@ def read_games(text: str, default_variant: str | Variant = "international") -> P
                 out.games.append(parsed)
         game = None
 
-    for tok in _tokens(text):
+    for tok in tokens(text):
         if game is not None and tok.kind == "tag" and game.in_moves:
             close(tok.pos, None)
         if game is None:
