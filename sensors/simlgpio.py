@@ -83,8 +83,8 @@ class SimLgpio:
     def group_claim_input(self, handle: int, gpio: list[int], lFlags: int = 0) -> int:  # noqa: N803
         self._claim("group_claim_input", handle, gpio, "in", lFlags)
         for g in gpio:
-            self.matrix._drive(g, False)
-            self.matrix._pull(g, bool(lFlags & SET_PULL_UP))
+            self.matrix.drive(g, False)
+            self.matrix.pull(g, bool(lFlags & SET_PULL_UP))
         return 0
 
     def group_claim_output(self, handle: int, gpio: list[int], levels: list[int] = [0],  # noqa: B006
@@ -104,8 +104,8 @@ class SimLgpio:
             high = bool(bits >> k & 1)
             if not flags & SET_OPEN_DRAIN and high:
                 raise error("push-pull high on a matrix line: the simulation only models open-drain rows")
-            self.matrix._drive(g, not high)
-            self.matrix._pull(g, high and bool(flags & SET_PULL_UP))
+            self.matrix.drive(g, not high)
+            self.matrix.pull(g, high and bool(flags & SET_PULL_UP))
 
     def group_write(self, handle: int, gpio: int, group_bits: int, group_mask: int = GROUP_ALL) -> int:
         self._call("group_write", handle)
@@ -135,6 +135,6 @@ class SimLgpio:
         self._levels.pop(gpio, None)
         for g in gpios:
             del self._owner[g]
-            self.matrix._drive(g, False)
-            self.matrix._pull(g, False)
+            self.matrix.drive(g, False)
+            self.matrix.pull(g, False)
         return 0

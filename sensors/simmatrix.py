@@ -309,7 +309,8 @@ class SimulatedMatrix:
         if isinstance(self.clock, SimClock):
             self.clock.now += self.call_s
 
-    def _drive(self, gpio: int, low: bool) -> None:
+    def drive(self, gpio: int, low: bool) -> None:
+        """The pin drives its line low (``low``) or lets it go (a pin call of the lines or of simulated lgpio)."""
         node = self._role.get(gpio)
         if node is None:
             return
@@ -321,7 +322,7 @@ class SimulatedMatrix:
         if was != (node in self._driven):
             self._reanchor()
 
-    def _pull(self, gpio: int, up: bool) -> None:
+    def pull(self, gpio: int, up: bool) -> None:
         """The pin's pull-up went on or off (an input's bias)."""
         node = self._role.get(gpio)
         if node is None:
@@ -416,18 +417,18 @@ class MatrixPin(MockPin):
     def _set_function(self, value):
         self._matrix().tick()
         super()._set_function(value)
-        self._matrix()._drive(self._gpio(), value == "output" and not self._state)
-        self._matrix()._pull(self._gpio(), value == "input" and self._pull == "up")
+        self._matrix().drive(self._gpio(), value == "output" and not self._state)
+        self._matrix().pull(self._gpio(), value == "input" and self._pull == "up")
 
     def _set_pull(self, value):
         self._matrix().tick()
         super()._set_pull(value)
-        self._matrix()._pull(self._gpio(), self._function == "input" and value == "up")
+        self._matrix().pull(self._gpio(), self._function == "input" and value == "up")
 
     def _set_state(self, value):
         self._matrix().tick()
         super()._set_state(value)
-        self._matrix()._drive(self._gpio(), not value)
+        self._matrix().drive(self._gpio(), not value)
 
 
 class MatrixMockFactory(MockFactory):

@@ -349,9 +349,9 @@ def run(args: argparse.Namespace) -> int:
     if recovered is not None:
         if recovered.torn is not None:
             print(f"rig run: {recovered.describe_torn()}", file=sys.stderr)
-            loop._note(recovered.describe_torn())
+            loop.note(recovered.describe_torn())
         n = loop.replay(recovered.events)
-        loop._note(f"resumed {paths.session}: {n} events replayed, {len(engine.moves)} moves; "
+        loop.note(f"resumed {paths.session}: {n} events replayed, {len(engine.moves)} moves; "
                    f"the rig was down {gap_s:.0f} s")
         if clock_on:
             loop.append(ClockEvent(recovered.last_t, "disconnected",

@@ -128,7 +128,7 @@ class LiveLoop:
         except Exception as exc:  # noqa: BLE001 - the journal goes on; the game can be transcribed later
             self._dead = f"{type(exc).__name__}: {exc}"
             log.exception("the reconstruction engine failed at t=%.3f", self.t)
-            self._note(f"the engine failed ({self._dead}); the session is still recorded: "
+            self.note(f"the engine failed ({self._dead}); the session is still recorded: "
                        f"rig transcribe {self.paths.session}")
             return
         if not outs:
@@ -147,7 +147,8 @@ class LiveLoop:
             if show and self.screen is not None:
                 self.screen.show(self.view, outs, self.t)
 
-    def _note(self, text: str) -> None:
+    def note(self, text: str) -> None:
+        """A note of the run for the terminal view (a resumed journal, a torn line, a failed engine)."""
         if self.view is not None:
             self.view.notes.append(text)
             if self.screen is not None and hasattr(self.screen, "note"):
