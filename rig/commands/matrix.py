@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import threading
+from typing import Any
 
 from rig.commands import stop_on_signals
 from rig.session import Frame, Header, dump_event, read_session
@@ -120,7 +121,7 @@ def cmd_record(args) -> int:
     frames = 0
     try:
         write(out, dump_event(header))
-        opts = {} if clock is None else {"clock": clock, "sleep": sleep}
+        opts: dict[str, Any] = {} if clock is None else {"clock": clock, "sleep": sleep}
         with stop_on_signals(stop), MatrixScanner(v, cfg.pins, cfg.cellmap, pin_factory=factory,
                                                    scan_hz=cfg.scan_hz, debounce=cfg.debounce,
                                                    settle_s=cfg.settle_us * 1e-6, expected_start=expected,

@@ -18,6 +18,7 @@ import json
 import sys
 import zlib
 from collections import Counter
+from typing import Callable
 
 from rig.errors import RigError
 from rig.simulate import INJECTION_TYPES, HumanModel, Injection, simulate_game
@@ -28,7 +29,8 @@ from rig.variants import INTERNATIONAL, PORTUGUESE
 
 __all__ = ["register", "run", "MODELS"]
 
-MODELS = {"calm": HumanModel.calm, "normal": HumanModel, "noisy": HumanModel.noisy, "hard": HumanModel.hard}
+MODELS: dict[str, Callable[..., HumanModel]] = {"calm": HumanModel.calm, "normal": HumanModel,
+                                                "noisy": HumanModel.noisy, "hard": HumanModel.hard}
 
 
 def register(subparsers) -> None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, Iterator, TextIO, cast
 
 from rig.errors import SessionFormatError
 from rig.reconstruct import Reconstructor, Settings
-from rig.session import ArbiterEvent, ClockEvent, Frame, HealthLine, iter_session
+from rig.session import ArbiterEvent, ClockEvent, Event, Frame, Header, HealthLine, iter_session
 
 __all__ = ["register", "transcribe", "describe_event", "describe_output"]
 
@@ -62,8 +62,8 @@ def describe_event(ev: Any, variant, previous: frozenset[int] | None = None) -> 
             bits.append(f"({', '.join(late)})")
         return " ".join(bits)
     if isinstance(ev, ArbiterEvent):
-        extra = ev.fen or ev.result or (f"#{ev.ref}" if ev.ref is not None else "")
-        return f"arbiter {ev.action} {extra}".rstrip()
+        what = ev.fen or ev.result or (f"#{ev.ref}" if ev.ref is not None else "")
+        return f"arbiter {ev.action} {what}".rstrip()
     if isinstance(ev, HealthLine):
         return f"health {ev.kind} square {variant.square_name(ev.square)}{' (masked)' if ev.masked else ''}"
     return str(ev)
@@ -98,13 +98,16 @@ def transcribe(stream: TextIO, settings: Settings | None = None, explain: TextIO
     Raises :class:`SessionFormatError` (with the line) on malformed input."""
     items = iter_session(stream)
     header = next(items)
+    if not isinstance(header, Header):   # iter_session has already refused a session without one
+        raise SessionFormatError("the first line must be the header", 1)
+    events = cast(Iterator[Event], items)
     engine = Reconstructor(header, settings, trace=explain is not None)
     variant = engine.variant
     if explain is not None:
         explain.write(f"{name}: {header.variant.name}, rule set {header.ruleset.id}, "
                       f"start {header.fen or 'initial position'}\n")
     previous: frozenset[int] | None = None
-    for ev in items:
+    for ev in events:
         outs = engine.feed(ev)
         if explain is not None:
             explain.write(f"{ev.t:9.3f}  {describe_event(ev, variant, previous)}\n")
