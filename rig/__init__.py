@@ -16,7 +16,9 @@ The public API, in the manner of python-chess::
 ``rig.pdn.read_games`` reads PDN text. The names are imported lazily, on
 first use, so ``import rig`` stays cheap. ``rig`` is the rules core (variants,
 positions, moves, rule sets, the law on irregularities, PDN, the session
-format, reconstruction, the session simulator): it does no I/O. Devices live in
+format, reconstruction, the session simulator): it imports no device, thread,
+clock or network code, and its only I/O is the file or stream a caller hands it
+(a PDN file, a session journal). Devices live in
 ``sensors`` (matrix, clock drivers) and ``vision`` (camera); the application
 (``rig.live``, ``rig.web``, ``rig.hub``, ``rig.commands``, ``rig.cli``) sits on
 top. The layers: docs/architecture.md. The rules it follows: docs/rules.md.
