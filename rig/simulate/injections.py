@@ -21,7 +21,9 @@ from rig.board import Board
 from rig.move import Move
 from rig.simulate.sessiontypes import Injection, InjectionError, side_name
 from rig.simulate.simulation import Simulation, resolve_moves
-from rig.simulate.hands import between, step_squares
+from rig.simulate.hands import between
+from rig.simulate.irregular import (backward_moves, ends_game, incomplete_stops, move_text, own_squares,
+                                    pieces_after, plain_moves, second_moves, their_squares)
 from rig.variants import Variant
 
 __all__ = ["HANDLERS", "CORRECTABLE", "ALWAYS_CORRECTED", "NEEDS_CLOCK", "check_injection", "applicable",
@@ -43,90 +45,6 @@ NEEDS_CLOCK = frozenset({"clock-without-move", "wrong-piece-removed"})
 AFTER_THE_MOVE = frozenset({"two-moves", "move-taken-back", "wrong-piece-removed", "own-piece-removed"})
 
 
-# -- move helpers ---------------------------------------------------------------------------
-
-def plain_moves(board: Board) -> list[Move]:
-    """Non-capturing moves of the side to move as if no capture were due (for ``capture-not-taken``)."""
-    v = board.variant
-    out = []
-    occupied = board.occupied()
-    forward = (1,) if board.turn else (-1,)
-    promo = v.promotion_squares(board.turn)
-    for sq, (white, king) in sorted(board.pieces().items()):
-        if white != board.turn:
-            continue
-        if not king:
-            for to in step_squares(v, sq, forward):
-                if to not in occupied:
-                    out.append(Move(sq, to, (sq, to), (), to in promo))
-            continue
-        f, r = v.coords(sq)
-        for df, dr in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-            i = 1
-            while (far := v.square_at(f + i * df, r + i * dr)) is not None and far not in occupied:
-                out.append(Move(sq, far, (sq, far)))
-                i += 1
-    return out
-
-
-def backward_moves(board: Board) -> list[Move]:
-    """A man of the side to move stepping backwards onto an empty square: a move no rule allows
-    (000 3.1a; 004 42.B)."""
-    v = board.variant
-    occupied = board.occupied()
-    backward = (-1,) if board.turn else (1,)
-    out = []
-    for sq, (white, king) in sorted(board.pieces().items()):
-        if white == board.turn and not king:
-            out += [Move(sq, to, (sq, to)) for to in step_squares(v, sq, backward) if to not in occupied]
-    return out
-
-
-def _after(board: Board, move: Move) -> dict[int, tuple[bool, bool]]:
-    """The pieces after an arbitrary (possibly irregular) move of the side to move."""
-    pieces: dict[int, tuple[bool, bool]] = dict(board.pieces())
-    white, king = pieces.pop(move.origin)
-    for c in move.captured:
-        pieces.pop(c, None)
-    pieces[move.destination] = (white, king or move.promotes)
-    return pieces
-
-
-def _own(sim: Simulation, exclude=()) -> list[int]:
-    return sorted(s for s, (w, _) in sim.board.pieces().items() if w == sim.side and s not in exclude)
-
-
-def _theirs(sim: Simulation, exclude=()) -> list[int]:
-    return sorted(s for s, (w, _) in sim.board.pieces().items() if w != sim.side and s not in exclude)
-
-
-def _text(sim: Simulation, move: Move) -> str:
-    return move.text(name=sim.variant.square_name)
-
-
-def _second_moves(board: Board, move: Move) -> list[Move]:
-    """Legal moves of the same side after ``move``, as if it were its turn again, by another piece."""
-    b = board.copy(stack=False)
-    b.push(move)
-    b.turn = not b.turn
-    return [m for m in b.legal_moves if m.origin != move.destination]
-
-
-def _ends_game(board: Board, move: Move) -> bool:
-    """``move`` leaves the opponent without a move (FPD 5.2)."""
-    b = board.copy(stack=False)
-    b.push(move)
-    return b.is_game_over()
-
-
-def _incomplete_stops(sim: Simulation, move: Move) -> list[int]:
-    """Indices into ``move.path`` where a chain can be broken off (not on the far row for a man)."""
-    piece = sim.board.piece_at(move.origin)
-    promo = sim.variant.promotion_squares(sim.side)
-    return [k for k in range(1, len(move.captured))
-            if piece and (piece[1] or move.path[k] not in promo) and move.path[k] != move.origin]
-
-
 # -- applicability --------------------------------------------------------------------------
 
 def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
@@ -140,7 +58,7 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
         return f"{kind} needs a clock"
     if kind == "wrong-setup":
         return None if inj.ply == 0 else "wrong-setup happens before the first move (ply 0)"
-    if (kind in AFTER_THE_MOVE or inj.corrected and kind in CORRECTABLE) and _ends_game(board, move):
+    if (kind in AFTER_THE_MOVE or inj.corrected and kind in CORRECTABLE) and ends_game(board, move):
         return "the move ends the game: nothing after it is read"
     if kind == "touched-piece-not-moved":
         if board.is_capture_due():
@@ -152,7 +70,7 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
                                    if m.origin == move.origin and m.destination != move.destination]:
             return "the move's piece has no second destination"
     elif kind in ("opponent-piece-touched", "wrong-piece-removed"):
-        if not _theirs(sim, move.captured):
+        if not their_squares(sim, move.captured):
             return "the opponent has no piece besides the captured ones"
     elif kind in ("capture-removed-early", "capture-not-removed"):
         if not move.is_capture:
@@ -160,10 +78,10 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
         if kind == "capture-not-removed" and not inj.corrected and not _leave_options(sim, move):
             return "the opponent could only go on with a piece that should have been removed"
     elif kind == "capture-incomplete":
-        if not move.is_capture or not _incomplete_stops(sim, move):
+        if not move.is_capture or not incomplete_stops(sim, move):
             return "the move is not a capture of two or more pieces that can be broken off"
     elif kind == "own-piece-removed":
-        if not _own(sim, (move.origin,)):
+        if not own_squares(sim, (move.origin,)):
             return "the mover has no other piece"
     elif kind == "capture-not-taken":
         if not board.is_capture_due() or not _not_taken_moves(board):
@@ -172,7 +90,7 @@ def applicable(sim: Simulation, inj: Injection, move: Move) -> str | None:
         if board.is_capture_due() or not backward_moves(board):
             return "a capture is due, or no man can step backwards"
     elif kind == "two-moves":
-        if not _second_moves(board, move):
+        if not second_moves(board, move):
             return "no second move is possible"
     elif kind == "move-taken-back":
         if not inj.corrected and not [m for m in board.legal_moves if m.key != move.key]:
@@ -229,7 +147,7 @@ def _piece_moved_after_release(sim: Simulation, move: Move, corrected: bool) -> 
 def _opponent_piece_touched(sim: Simulation, move: Move, corrected: bool) -> None:
     """000 4.13; 004 42.E: a piece of the opponent lifted and put back before moving."""
     sim.think(settled=True)
-    sim.touch(sim.rng.choice(_theirs(sim, move.captured)))
+    sim.touch(sim.rng.choice(their_squares(sim, move.captured)))
     sim.irregular("opponent-piece-touched")
     sim.play(move)
     sim.press()
@@ -295,7 +213,7 @@ def _capture_not_removed(sim: Simulation, move: Move, corrected: bool) -> None:
 def _wrong_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.G, 42.L: an opponent's piece that was not captured taken off the board (after a capture,
     among the captured pieces, before the last one)."""
-    victim = sim.rng.choice(_theirs(sim, move.captured))
+    victim = sim.rng.choice(their_squares(sim, move.captured))
     side = sim.side
     sim.think(settled=True)
     idx = sim.irregular("wrong-piece-removed")
@@ -314,7 +232,7 @@ def _wrong_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
 
 def _own_piece_removed(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.N: the mover takes one of his own pieces off the board."""
-    victim = sim.rng.choice(_own(sim, (move.origin,)))
+    victim = sim.rng.choice(own_squares(sim, (move.origin,)))
     side = sim.side
     sim.think(settled=True)
     idx = sim.irregular("own-piece-removed")
@@ -341,8 +259,8 @@ def _irregular_move(sim: Simulation, kind: str, move: Move) -> None:
     sim.think(settled=True)
     sim.execute(move)
     sim.irregular(kind)
-    pieces = _after(sim.board, move)
-    sim.expect(_text(sim, move), side)
+    pieces = pieces_after(sim.board, move)
+    sim.expect(move_text(sim, move), side)
     sim.set_position(pieces, not side)
     sim.press()
 
@@ -368,9 +286,9 @@ def _illegal_move(sim: Simulation, move: Move, corrected: bool) -> None:
 def _capture_incomplete(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.I, art. 9: the capturing piece stopped before the end of its chain."""
     path = sim.any_path(move)
-    stops = _incomplete_stops(sim, path)
+    stops = incomplete_stops(sim, path)
     if not stops:
-        path, stops = move, _incomplete_stops(sim, move)
+        path, stops = move, incomplete_stops(sim, move)
     k = sim.rng.choice(stops)
     partial = Move(path.origin, path.path[k], path.path[: k + 1], path.captured[:k], False)
     _irregular_move(sim, "capture-incomplete", partial)
@@ -379,7 +297,7 @@ def _capture_incomplete(sim: Simulation, move: Move, corrected: bool) -> None:
 def _two_moves(sim: Simulation, move: Move, corrected: bool) -> None:
     """004 42.A: a second move in a row, made after the first was over (pressed; without a clock, left
     standing longer than ``stable_s``) and before the opponent's move."""
-    seconds = _second_moves(sim.board, move)
+    seconds = second_moves(sim.board, move)
     plain = [m for m in seconds if not m.is_capture]
     second = sim.rng.choice(plain or seconds)
     side = sim.side
