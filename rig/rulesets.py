@@ -19,22 +19,29 @@ Conventions (docs/rulesets.md has the full table):
   counted); it restarts where the text says the ending changes;
 - repetition counts occurrences of the current position since the start of
   the game or the last :meth:`GameTracker.set_position`.
+
+The rule sets themselves (:class:`RuleSet`, the ``RULESETS`` table,
+``get_ruleset``) are defined in :mod:`rig.ruleset_defs` and the conditions of
+the endings in :mod:`rig.endings`; this module re-exports the former, so
+``from rig.rulesets import RuleSet`` is the one import a caller needs.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 from typing import Literal
 
 from rig.board import Board
 from rig.errors import RigError, UnknownRuleSetError
+from rig.endings import Material4, codex_59f, ending_side, fpd_20_condition, material_of
 from rig.geometry import geometry
 from rig.move import Move
-from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE, Variant
+from rig.ruleset_defs import (CODEX_64, CODEX_100, DEFAULT_RULESETS, FMJD, FORCADA, FPD_2026, FPD_CLASSIC, RULESETS,
+                              DrawRule, Ending, Kind, Material, RuleSet, default_ruleset_for, get_ruleset)
 
 __all__ = [
-    "RuleSet", "DrawRule", "Ending", "DrawCounter", "GameTracker", "RULESETS", "RATES",
+    "RuleSet", "DrawRule", "Ending", "Kind", "Material", "DrawCounter", "GameTracker", "RULESETS", "RATES",
+    "FPD_2026", "FPD_CLASSIC", "FMJD", "CODEX_64", "CODEX_100", "FORCADA",
     "get_ruleset", "default_ruleset_for", "DEFAULT_RULESETS", "UnknownRuleSetError", "EmptyHistoryError",
 ]
 
@@ -49,228 +56,6 @@ RATES = ("classical", "semi-rapid", "rapid", "blitz", "below-blitz")
 
 class EmptyHistoryError(RigError, IndexError):
     """``pop()`` with no move to take back (none pushed since the start or the last set_position)."""
-
-
-# -- rule descriptions ----------------------------------------------------------------------
-
-Material = tuple[int, int]  # (men, kings) of one side
-
-
-@dataclass(frozen=True)
-class Ending:
-    """A material configuration: ``strong`` side against ``weak`` side, either colour.
-
-    ``where`` adds a condition on the squares: ``"weak_king_on_long_diagonal"``
-    (CODEX 59.E.E-G: the lone king stands on the long diagonal) or
-    ``"codex_59F"`` (CODEX 59.F, see :func:`_codex_59f`).
-    """
-
-    strong: Material
-    weak: Material
-    where: str | None = None
-    label: str = ""
-
-
-class Kind(str, Enum):
-    """How a draw rule counts."""
-
-    KING_MOVES = "king_moves"   #: successive moves with no man move and no capture
-    FPD_20 = "fpd_20"           #: FPD 2026 3.9b: material condition, restart on man move or capture
-    ENDING = "ending"           #: a listed ending: moves played since it arose
-    FORCADA = "forcada"         #: 3 kings v 1 king, strong side's moves after occupying the Rio
-
-
-@dataclass(frozen=True)
-class DrawRule:
-    """One counted draw rule: the article, what it counts and its limit.
-
-    ``unit``: ``"moves"`` (moves of one player, i.e. plies; for the Forçada the
-    strong side's moves) or ``"moves each"`` (the limit is reached after
-    ``2 * limit`` plies). ``limit_by_rate`` overrides ``limit`` for the listed
-    rates of play (CODEX 60.F). ``reset_on_material_change``: a capture or a
-    promotion starts a new ending (a new count) while the position stays in
-    the rule's set of endings.
-    """
-
-    article: str
-    title: str
-    kind: Kind
-    limit: int
-    unit: str = "moves"
-    endings: tuple[Ending, ...] = ()
-    limit_by_rate: tuple[tuple[str, int], ...] = ()
-    reset_on_material_change: bool = True
-    note: str = ""
-
-    def limit_for(self, rate: str) -> int:
-        return dict(self.limit_by_rate).get(rate, self.limit)
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """The rules of one federation text for one variant.
-
-    ``scoring`` is (win, draw, loss) points (FPD 10.1; CODEX art. 53).
-    ``repetition_same_side_to_move``: whether a repeated position must have the
-    same player to move (FMJD 6.1, CODEX 59.C say so; the FPD texts speak of the
-    position of the pieces only).
-    """
-
-    id: str
-    variant: Variant
-    title: str
-    source: str
-    scoring: tuple[float, float, float]
-    scoring_article: str
-    game_end_article: str
-    repetition_article: str
-    repetition_same_side_to_move: bool
-    draw_rules: tuple[DrawRule, ...]
-    both_flags_article: str | None = None
-    time_loss_article: str | None = None
-    notes: tuple[str, ...] = field(default=(), compare=False)
-
-    def rule(self, article: str) -> DrawRule:
-        for r in self.draw_rules:
-            if r.article == article:
-                return r
-        raise KeyError(f"{self.id} has no counted draw rule {article!r}")
-
-    def label(self, article: str) -> str:
-        """``"fpd-2026 3.9b"``: the rule set and the article, as counters show them."""
-        return f"{self.id} {article}"
-
-
-def _pairs(*items: tuple[Material, Material, str]) -> tuple[Ending, ...]:
-    return tuple(Ending(s, w, None, label) for s, w, label in items)
-
-
-_3V1 = ((0, 3), (0, 1), "3 kings v 1 king")
-_2K1M_V1 = ((1, 2), (0, 1), "2 kings + 1 man v 1 king")
-_1K2M_V1 = ((2, 1), (0, 1), "1 king + 2 men v 1 king")
-_2V1 = ((0, 2), (0, 1), "2 kings v 1 king")
-_KM_V1 = ((1, 1), (0, 1), "1 king + 1 man v 1 king")
-_1V1 = ((0, 1), (0, 1), "1 king v 1 king")
-_KM_VKM = ((1, 1), (1, 1), "1 king + 1 man v 1 king + 1 man")
-_2V2 = ((0, 2), (0, 2), "2 kings v 2 kings")
-
-_FORCADA = DrawRule(
-    "3.9a", "Forçada: 3 kings v 1 king, won within 12 moves after occupying the Rio", Kind.FORCADA, 12,
-    endings=_pairs(_3V1),
-    note="counts the strong side's moves, the capture included, from its first move after a king of "
-         "its own stands on the Rio (the long diagonal 1-32); the move that occupies the Rio is not counted")
-
-FPD_2026 = RuleSet(
-    id="fpd-2026", variant=PORTUGUESE, title="FPD Regras Oficiais (in force 2026-04-01)",
-    source="seed 000", scoring=(1, 0.5, 0), scoring_article="10.1", game_end_article="5.2-5.4",
-    repetition_article="5.3", repetition_same_side_to_move=False,
-    time_loss_article="5.4",
-    draw_rules=(
-        _FORCADA,
-        DrawRule("3.9b", "20-move rule: at most 4 pieces each, a king on each side", Kind.FPD_20, 20,
-                 unit="moves each",
-                 note="starts as soon as each side has at most 4 pieces, at least one a king; a man move "
-                      "or a capture changes the ending and restarts the count; not in the Forçada (3.9b(4))"),
-    ),
-    notes=("9.8: a draw by these rules must be accepted; 9.9: the arbiter decides disagreements.",),
-)
-
-FPD_CLASSIC = RuleSet(
-    id="fpd-classic", variant=PORTUGUESE, title="FPD Damas Clássicas",
-    source="seed 001", scoring=(1, 0.5, 0), scoring_article="FPD 2026 10.1 (001 has no scoring article)",
-    game_end_article="4.2-4.4", repetition_article="3.2.1c", repetition_same_side_to_move=False,
-    time_loss_article="4.4c",
-    draw_rules=(
-        DrawRule("3.2.1a", "20 consecutive moves by both players, no man moved, no capture",
-                 Kind.KING_MOVES, 20, unit="moves each",
-                 note="the count restarts, for both sides, with the move after a man move or a capture"),
-        DrawRule("3.2.1b", "Forçada: 3 kings v 1 king, won within 12 moves after occupying the Rio",
-                 Kind.FORCADA, 12, endings=_pairs(_3V1), note=_FORCADA.note),
-    ),
-)
-
-FMJD = RuleSet(
-    id="fmjd", variant=INTERNATIONAL, title="FMJD rules (Portuguese text)",
-    source="seed 002", scoring=(2, 1, 0), scoring_article="none in 002: FMJD tournament points 2/1/0",
-    game_end_article="7.2", repetition_article="6.1", repetition_same_side_to_move=True,
-    draw_rules=(
-        DrawRule("6.2", "25 successive moves with only kings moved, no capture, no man move",
-                 Kind.KING_MOVES, 25),
-        DrawRule("6.3", "3 kings, 2 kings + man or king + 2 men v 1 king: at most 10 moves", Kind.ENDING, 10,
-                 endings=_pairs(_3V1, _2K1M_V1, _1K2M_V1)),
-        DrawRule("6.4", "2 kings, king + man or king v 1 king: at most 5 moves", Kind.ENDING, 5,
-                 endings=_pairs(_2V1, _KM_V1, _1V1)),
-    ),
-)
-
-_CODEX_59F = Ending((2, 1), (0, 1), "codex_59F",
-                    "king on the long diagonal + 2 men v 1 king holding a 59.F diagonal")
-
-CODEX_64 = RuleSet(
-    id="codex-64", variant=BRAZILIAN, title="CBD CODEX 2020, 64 squares",
-    source="seed 004", scoring=(2, 1, 0), scoring_article="53", game_end_article="57.A",
-    repetition_article="59.C", repetition_same_side_to_move=True,
-    both_flags_article="59.A", time_loss_article="57.C",
-    draw_rules=(
-        DrawRule("59.B", "20 successive moves with only kings moved, no capture, no man move",
-                 Kind.KING_MOVES, 20),
-        DrawRule("59.D", "1 king v 1 king: at most 2 moves", Kind.ENDING, 2, endings=_pairs(_1V1)),
-        DrawRule("59.E", "listed endings: at most 5 moves", Kind.ENDING, 5,
-                 endings=_pairs(_2V1, _KM_V1, _KM_VKM, _2V2) + tuple(
-                     Ending(s, w, "weak_king_on_long_diagonal", label + ", the lone king on the long diagonal")
-                     for s, w, label in (_3V1, _2K1M_V1, _1K2M_V1))),
-        DrawRule("59.F", "king on the long diagonal + 2 men v 1 king holding the men's diagonal: at most 5 moves",
-                 Kind.ENDING, 5, endings=(_CODEX_59F,),
-                 note="the rig checks the material, the diagonals and that both men stand before the lone "
-                      "king's diagonal; whether they cannot pass ('sem condição de passagem') the arbiter judges"),
-    ),
-)
-
-CODEX_100 = RuleSet(
-    id="codex-100", variant=INTERNATIONAL, title="CBD CODEX 2020, 100 squares",
-    source="seed 004", scoring=(2, 1, 0), scoring_article="53", game_end_article="57.A",
-    repetition_article="60.C", repetition_same_side_to_move=True,
-    both_flags_article="60.A", time_loss_article="57.C",
-    draw_rules=(
-        DrawRule("60.B", "25 successive moves with only kings moved, no capture, no man move",
-                 Kind.KING_MOVES, 25),
-        DrawRule("60.D", "1 king v 1 king: at most 2 moves", Kind.ENDING, 2, endings=_pairs(_1V1)),
-        DrawRule("60.E", "listed endings: at most 5 moves", Kind.ENDING, 5,
-                 endings=_pairs(_2V1, _KM_V1, _KM_VKM, _2V2)),
-        DrawRule("60.F", "3 kings, 2 kings + man or king + 2 men v 1 king: 15 moves (classical), 5 otherwise",
-                 Kind.ENDING, 15, endings=_pairs(_3V1, _2K1M_V1, _1K2M_V1),
-                 limit_by_rate=(("semi-rapid", 5), ("rapid", 5), ("blitz", 5), ("below-blitz", 5)),
-                 reset_on_material_change=False,
-                 note="a man move or a capture does not reset the count (60.F.D-E); at a non-classical "
-                      "rate the arbiter may extend to 15 moves for an obvious demonstrable win (60.F.D)"),
-    ),
-)
-
-RULESETS: dict[str, RuleSet] = {r.id: r for r in (FPD_2026, FPD_CLASSIC, FMJD, CODEX_64, CODEX_100)}
-
-
-def get_ruleset(ruleset: str | RuleSet) -> RuleSet:
-    """The rule set of that id (``fpd-2026``, ``fpd-classic``, ``fmjd``, ``codex-64``, ``codex-100``)."""
-    if isinstance(ruleset, RuleSet):
-        return ruleset
-    try:
-        return RULESETS[ruleset.lower()]
-    except (KeyError, AttributeError):
-        raise UnknownRuleSetError(f"unknown rule set {ruleset!r}; known: {', '.join(RULESETS)}") from None
-
-
-#: The rule set each variant is played under unless told otherwise (docs/rulesets.md): the federation
-#: whose text the rig follows for that board, FPD 000, CODEX 004 art. 59, FMJD 002.
-DEFAULT_RULESETS: dict[Variant, RuleSet] = {PORTUGUESE: FPD_2026, BRAZILIAN: CODEX_64, INTERNATIONAL: FMJD}
-
-
-def default_ruleset_for(variant: Variant) -> RuleSet:
-    """The rule set ``variant`` is played under unless told otherwise (:data:`DEFAULT_RULESETS`).
-
-    >>> default_ruleset_for(BRAZILIAN).id
-    'codex-64'
-    """
-    return DEFAULT_RULESETS[variant]
 
 
 # -- counters --------------------------------------------------------------------------------
@@ -294,78 +79,6 @@ class DrawCounter:
 
     def __str__(self) -> str:
         return f"{self.rule}: {self.count}/{self.limit}"
-
-
-# -- material and geometry helpers -----------------------------------------------------------
-
-#: (white men, white kings, black men, black kings): the material of a position.
-Material4 = tuple[int, int, int, int]
-
-
-def _material(board: Board) -> Material4:
-    """The position's material from the bitboards' popcounts."""
-    return board.wm.bit_count(), board.wk.bit_count(), board.bm.bit_count(), board.bk.bit_count()
-
-
-def _material_side(ending: Ending, material: Material4) -> bool | None:
-    """The colour (WHITE=True) whose material is ``ending``'s strong side against the other's weak
-    side (white first when both are), or None: the material part of an ending."""
-    white, black = material[:2], material[2:]
-    if white == ending.strong and black == ending.weak:
-        return True
-    if black == ending.strong and white == ending.weak:
-        return False
-    return None
-
-
-def _lone_king(board: Board, white: bool) -> int:
-    return next(s for s, (w, k) in board.pieces().items() if w == white and k)
-
-
-#: CODEX 59.F.A: the diagonals the lone king holds when it plays white (59.F.B: black by symmetry).
-CODEX_59F_DIAGONALS = (("a5", "e1"), ("e1", "h4"), ("c1", "h6"))
-
-
-def _diagonal(variant: Variant, a: str, b: str) -> dict[int, int]:
-    """{file: rank} of the squares from ``a`` to ``b`` (algebraic, as white sees the board)."""
-    fa, ra = variant.coords(variant.parse_square(a))
-    fb, rb = variant.coords(variant.parse_square(b))
-    n = abs(fb - fa)
-    df, dr = (fb - fa) // n, (rb - ra) // n
-    return {fa + i * df: ra + i * dr for i in range(n + 1)}
-
-
-def _codex_59f(board: Board, strong_white: bool) -> bool:
-    """CODEX 59.F: strong king on the long diagonal, the lone king on one of the listed diagonals
-    (rotated by the board's symmetry when it plays black), both men before that diagonal on their
-    way to promotion (on its files, on the men's side). Whether they can pass is the arbiter's call."""
-    v = board.variant
-    pieces = board.pieces()
-    strong_king = next(s for s, (w, k) in pieces.items() if w == strong_white and k)
-    if strong_king not in v.long_diagonal:
-        return False
-    lone = _lone_king(board, not strong_white)
-    men = [v.coords(s) for s, (w, k) in pieces.items() if w == strong_white and not k]
-    lf, lr = v.coords(lone)
-    n = v.size - 1
-    for a, b in CODEX_59F_DIAGONALS:
-        diag = _diagonal(v, a, b)
-        if strong_white:  # the lone king plays black: rotate the diagonal by 180 degrees
-            diag = {n - f: n - r for f, r in diag.items()}
-        if diag.get(lf) != lr:
-            continue
-        # white men (strong white) move up: "before" = below the diagonal; black men: above it
-        if all(f in diag and ((r < diag[f]) if strong_white else (r > diag[f])) for f, r in men):
-            return True
-    return False
-
-
-def _fpd_20_condition(material: Material4) -> bool:
-    """FPD 2026 3.9b(1): at most four pieces each, at least one king on each side; not the Forçada (3.9b(4))."""
-    wm, wk, bm, bk = material
-    if not (wm + wk <= 4 and bm + bk <= 4 and wk >= 1 and bk >= 1):
-        return False
-    return _material_side(_FORCADA.endings[0], material) is None
 
 
 # -- the rules compiled per material ---------------------------------------------------------
@@ -409,13 +122,13 @@ class _Plan:
             if rule.kind is Kind.KING_MOVES:
                 entries.append(None)
             elif rule.kind is Kind.FPD_20:
-                holds = _fpd_20_condition(material)
+                holds = fpd_20_condition(material)
                 active = active or holds
                 entries.append(holds)
             else:
                 fits = []
                 for ending in rule.endings:
-                    side = _material_side(ending, material)
+                    side = ending_side(ending, material)
                     if side is not None:
                         fits.append((ending.where, side))
                 active = active or bool(fits)
@@ -530,7 +243,7 @@ class GameTracker:
 
     def _reset(self, number: int, flags: frozenset[bool]) -> None:
         board = self._board
-        material = _material(board)
+        material = material_of(board)
         n = len(self._plan.kinds)
         states = self._step((None,) * n, 0, board.turn, False, True, material)
         key = self._rep_key()
@@ -635,7 +348,7 @@ class GameTracker:
         if where == "weak_king_on_long_diagonal":  # CODEX 59.E.E-G: the weak side's lone king
             return bool((board.bk if side else board.wk) & self._rio)
         if where == "codex_59F":
-            return _codex_59f(board, side)
+            return codex_59f(board, side)
         raise ValueError(f"unknown ending condition {where!r}")
 
     def _ending_step(self, kind: int, fits: tuple, state: _State, reset: bool, index: int, mover: bool,

@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: where a name may be resolved, and why
 EDGES: dict[str, str] = {
     "rig.variants": "defines get_variant and the VARIANTS table",
-    "rig.rulesets": "defines get_ruleset and RULESETS; GameTracker(ruleset) takes an id (public API, docstring)",
+    "rig.ruleset_defs": "defines get_ruleset and the RULESETS table",
+    "rig.rulesets": "re-exports get_ruleset and RULESETS; GameTracker(ruleset) takes an id (public API, docstring)",
     "rig.board": "Board(variant=...) takes a name (public API, the rig package doctest)",
     "rig.geometry": "geometry(name) is public API (tests/test_variant_objects.py)",
     "rig.pdn.reader": "PDN: read_games(text, default_variant) takes a name (GameType is read by rig.pdn.gametype)",
@@ -40,7 +41,8 @@ EDGES: dict[str, str] = {
 }
 #: the resolving functions and tables, by the module that defines them
 RESOLVERS = {("rig.variants", "get_variant"), ("rig.rulesets", "get_ruleset"), ("rig.variants", "VARIANTS"),
-             ("rig.rulesets", "RULESETS"), ("rig", "get_variant"), ("rig", "get_ruleset")}
+             ("rig.rulesets", "RULESETS"), ("rig.ruleset_defs", "get_ruleset"), ("rig.ruleset_defs", "RULESETS"),
+             ("rig", "get_variant"), ("rig", "get_ruleset")}
 
 
 def _modules():
@@ -66,11 +68,11 @@ def lookups(module: str, path: Path) -> list[str]:
             for alias in node.names:
                 if (node.module, alias.name) in RESOLVERS:
                     bound[alias.asname or alias.name] = alias.name
-                if f"{node.module}.{alias.name}" in ("rig.variants", "rig.rulesets"):
+                if f"{node.module}.{alias.name}" in ("rig.variants", "rig.rulesets", "rig.ruleset_defs"):
                     modules.add(alias.asname or alias.name)
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in ("rig.variants", "rig.rulesets"):
+                if alias.name in ("rig.variants", "rig.rulesets", "rig.ruleset_defs"):
                     modules.add(alias.asname or alias.name)
 
     def resolver(expr: ast.expr) -> str | None:
@@ -78,7 +80,7 @@ def lookups(module: str, path: Path) -> list[str]:
         if isinstance(expr, ast.Name) and expr.id in bound:
             return bound[expr.id]
         if isinstance(expr, ast.Attribute) and expr.attr in {n for _, n in RESOLVERS} and \
-                ast.unparse(expr.value) in modules | {"rig.variants", "rig.rulesets", "rig"}:
+                ast.unparse(expr.value) in modules | {"rig.variants", "rig.rulesets", "rig.ruleset_defs", "rig"}:
             return expr.attr
         return None
 
