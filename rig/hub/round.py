@@ -18,11 +18,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from rig.demo import demo_game_path
 from rig.hub.feed import clk_command
 
 __all__ = ["RoundPlan", "SimulatedRound", "demo_games"]
 
-DEMO_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "demo")
 TOURNAMENT = "demo"
 
 
@@ -39,7 +39,7 @@ def _free(host: str, port: int) -> bool:
 
 def demo_games() -> list[str]:
     """The real games shipped for the demo (rig/data/demo, sources in its SOURCES.md)."""
-    return [os.path.join(DEMO_DIR, f"{v}.pdn") for v in ("international", "brazilian", "portuguese")]
+    return [demo_game_path(v) for v in ("international", "brazilian", "portuguese")]
 
 
 @dataclass
