@@ -29,7 +29,7 @@ from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, F
 from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
 from vision.grid import BoardGrid, canonical_maps, find_grid
-from vision.kings import fit_piece
+from vision.kings import HEIGHTS, fit_piece
 from vision.pose import board_homography, pose_from_homography
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
@@ -183,6 +183,8 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     clf = Classifier(v.name, px, full, appearance)
     assert clf.stacks is not None
     blind = sorted(sq for rc, sq in clf.square_at.items() if not clf.stacks.allows(rc))
+    if not HEIGHTS.min() < height < HEIGHTS.max():  # no height in reach fits: the view does not show it
+        blind = sorted(clf.square_at.values())
     if len(blind) == len(clf.square_at):
         appearance = replace(appearance, kings=False)
         clf = Classifier(v.name, px, full, appearance)

@@ -1,6 +1,6 @@
 """A man or a king: two models of the piece's silhouette fitted to the picture, square by square.
 
-A king is two stacked men (FPD 000 art. 1.4; CODEX 004 art. 42.O: the crowned man carries a second piece).
+A king is two stacked men (FPD 000 art. 3.1 d, FMJD 002 art. 3.5: the crowned man carries a second piece).
 Seen from the camera (:mod:`vision.pose`), a piece of radius ``r`` and height ``h`` standing on board point
 ``p`` covers, on the top-down view, the convex hull of its base disc (radius ``r`` at ``p``) and its top disc
 (radius ``r Z / (Z - h)``, displaced by the parallax ``(p - C) h / (Z - h)`` away from the point below the
@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.pose import CameraPose
 
-__all__ = ["StackReader", "StackModel", "fit_piece", "MAN_AT", "KING_AT", "SEARCH"]
+__all__ = ["StackReader", "StackModel", "fit_piece", "MAN_AT", "KING_AT", "SEARCH", "HEIGHTS"]
 
 SEARCH = 5          # pixels a piece may stand off its square's centre, each way (placed off-centre)
 PAD = 3             # pixels of "no piece here" around the larger silhouette
@@ -32,9 +32,10 @@ RIM = 1.5           # pixels each side of a silhouette's edge that count for nei
 ERODED = 1.0        # pixels a piece's labelled edge lies inside its true one in a frame (blur, JPEG, light)
 # a fit (-1 a man, +1 a king as the models predict) says a man up to MAN_AT and a king from KING_AT; between
 # them "king unknown" (the band where men and kings of the rendered set overlap)
-MAN_AT, KING_AT = -0.3, 0.6
+MAN_AT, KING_AT = 0.0, 0.6
 MIN_SEPARATION = 4.0  # the two models' ideal score gap, in units of the noise the calibration measured
 MIN_SHIFT = 1.0     # pixels: below this extra parallax of the king's top the view cannot tell a king
+MIN_QUALITY = 0.9   # the better model must score this share of what it scores on its own silhouette
 RADII = np.arange(0.30, 0.465, 0.02)   # piece radius tried at calibration, squares
 HEIGHTS = np.arange(0.06, 0.405, 0.02)  # a man's height tried at calibration, squares
 
@@ -122,10 +123,13 @@ class StackReader:
             models.append(model)
         self.spectra = np.conj(np.fft.rfft2(t))
         self.ideal = np.zeros((len(self.squares), 2))  # ideal gaps: a man, a king
+        self.own = np.ones((len(self.squares), 2))     # each model's fit to its own ideal silhouette
         if self.squares:
             idx = np.arange(len(self.squares))
             for k, hh in enumerate((height, 2 * height)):
-                self.ideal[:, k] = self._measure(self._perfect(radius - ERODED / px, hh), idx)
+                best = self._best(self._perfect(radius - ERODED / px, hh), idx)
+                self.ideal[:, k] = best[:, 1] - best[:, 0]
+                self.own[:, k] = np.maximum(best[:, k], 1.0)
         self.models = {rc: StackModel(m.window, float(self.ideal[i, 0]), float(self.ideal[i, 1]), m.shift,
                                       m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
         self.neighbours = {rc: self._neighbours(rc) for rc in self.squares}
@@ -184,12 +188,16 @@ class StackReader:
                 self.pose, x, y, r, h)), tuple(o - SEARCH)) - 1
         return out
 
-    def _measure(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """King fit - man fit of the observation windows ``obs`` (k, fft, fft) of squares ``idx``, each model
-        at its best shift."""
+    def _best(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """(man fit, king fit), each at its best shift, of the observation windows ``obs`` (k, fft, fft) of
+        squares ``idx``."""
         v = 2 * SEARCH + 1
         c = np.fft.irfft2(np.fft.rfft2(obs)[:, None] * self.spectra[idx], s=(self.fft, self.fft))
-        best = c[:, :, :v, :v].reshape(len(idx), 2, -1).max(-1)
+        return c[:, :, :v, :v].reshape(len(idx), 2, -1).max(-1)
+
+    def _measure(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """King fit - man fit of the observation windows ``obs`` of squares ``idx``."""
+        best = self._best(obs, idx)
         return best[:, 1] - best[:, 0]
 
     # -- frames -----------------------------------------------------------------------------
@@ -225,20 +233,26 @@ class StackReader:
         m = self.models[rc]
         return m.shift >= MIN_SHIFT and m.separation >= MIN_SEPARATION * max(self.noise, 1.0)
 
-    def fits(self, padded: np.ndarray, pieces, static: np.ndarray | None = None) -> np.ndarray:
-        """The fits of ``pieces`` ((row, col), colour class) on the man (-1) .. king (+1) scale."""
+    def fits(self, padded: np.ndarray, pieces, static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """For ``pieces`` ((row, col), colour class): the fit on the man (-1) .. king (+1) scale, and how well
+        the better model fits (its score over what it scores on its own ideal silhouette)."""
         idx = np.array([self.index[rc] for rc, _ in pieces])
-        gap = self._measure(self.windows(padded, pieces, static), idx)
+        best = self._best(self.windows(padded, pieces, static), idx)
         man, king = self.ideal[idx, 0], self.ideal[idx, 1]
-        return (2 * gap - (man + king)) / np.maximum(king - man, 1e-9)
+        z = (2 * (best[:, 1] - best[:, 0]) - (man + king)) / np.maximum(king - man, 1e-9)
+        quality = np.where(z >= 0, best[:, 1] / self.own[idx, 1], best[:, 0] / self.own[idx, 0])
+        return z, quality
 
     def read(self, padded: np.ndarray, pieces, static: np.ndarray | None = None) -> dict:
         """(row, col) -> (z, known) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
-        king (+1) scale, and whether it says which."""
+        king (+1) scale, and whether it says which (the square allows it, the fit is clear of the band
+        between the models, and the better model fits the piece: a glare or a shadow of the piece's colour
+        beside it fits neither)."""
         if not pieces:
             return {}
-        z = self.fits(padded, pieces, static)
-        return {rc: (float(v), self.allows(rc) and (v <= MAN_AT or v >= KING_AT)) for (rc, _), v in zip(pieces, z)}
+        z, quality = self.fits(padded, pieces, static)
+        return {rc: (float(v), self.allows(rc) and (v <= MAN_AT or v >= KING_AT) and q >= MIN_QUALITY)
+                for (rc, _), v, q in zip(pieces, z, quality)}
 
 
 def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:

@@ -14,8 +14,8 @@ and occupancy are compared. A king cannot appear or vanish but by a promotion, s
 position carries the tracked kings, except on the promotion's square, where the camera's reading says
 whether the man was crowned (the engine checks that, CODEX 004 art. 42.O) when the view can tell a king
 there; where it cannot (``king unknown``), the rules' king stands. A reading let through unexplained, or one
-before the start, keeps on a square whose stack is unknown the tracked piece of that colour, else the
-camera's best guess. Before the start position is seen, every agreed reading is emitted (setting up).
+before the start, keeps on a square whose stack is unknown the tracked piece of that colour, else a man
+(the reading's code there). Before the start position is seen, every agreed reading is emitted (setting up).
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ class BoardWatcher:
 
     def _settle(self, pieces: dict[int, str], unknown: frozenset[int]) -> dict[int, str]:
         """A reading's squares of unknown stack: the tracked piece where it has that colour (a king stays a
-        king, a man a man, but by a move), else the camera's best guess."""
+        king, a man a man, but by a move), else the reading's man."""
         if not unknown:
             return pieces
         known = (self.board.piece_codes() if self.board is not None else self.start.piece_codes()) | self.standing
