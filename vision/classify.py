@@ -220,33 +220,6 @@ class Classifier:
         q = (img >> 2).astype(np.int32)
         return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
-    def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
-        """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
-        px = self.px
-        m = self.margin
-        r0, c0 = m + row * px + px // 2, m + col * px + px // 2
-        h = int(px * 1.05)
-        y0, x0 = max(0, r0 - h), max(0, c0 - h)
-        win = lab[y0:r0 + h, x0:c0 + h] == colour
-        static = self.appearance.static if self.appearance is not None else None
-        if static is not None and static.shape == lab.shape:
-            win &= ~static[y0:r0 + h, x0:c0 + h]
-        win = win.astype(np.uint8)
-        win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
-        win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, comp = cv2.connectedComponents(win, connectivity=4)
-        if count < 2:
-            return None
-        cy, cx = r0 - y0, c0 - x0
-        core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
-        ids = np.bincount(core.ravel(), minlength=count)
-        ids[0] = 0
-        m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
-        if m["m00"] < 4:
-            return None
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        return x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], np.array([[mu20, mu11], [mu11, mu02]])
-
     # -- the whole frame --------------------------------------------------------------------
 
     def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
