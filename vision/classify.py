@@ -7,9 +7,10 @@ calibration gives a local gain (a shadow band, a lamp's gradient, the day drifti
 colour ratios a global tint. Each corrected pixel is then the nearest of four learned appearances (light
 square, empty dark square, white piece, black piece) in a brightness-tolerant colour space
 (log brightness; chroma over brightness), or *unexplained* when it is like none of them: a hand or an
-arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller, so its
-image reaches farther away from the camera: its elongation against what the calibration measured for a
-man on that square tells the two apart (docs/camera.md).
+arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller: the
+piece's silhouette is fitted with a man's and a king's as the camera's pose predicts them on that square
+(:mod:`vision.kings`), and where the view cannot tell them apart the square's reading says so (``unknown``):
+the stability layer then takes the stack from the rules (docs/camera.md).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import cv2
 import numpy as np
 
 from rig.variants import get_variant
+from vision.kings import KING_AT, StackReader
+from vision.pose import CameraPose
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
@@ -45,15 +48,18 @@ def features(bgr: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class Appearance:
     """What the calibration learned: each class's feature mean and spread, the light squares' reference
-    colour, and a man's elongation per colour as a plane over the board (``a + b x + c y``, pixels)."""
+    colour, the frame's pixels of a piece's colour, and what tells a king: the camera's pose (from the
+    board's homography, :mod:`vision.pose`), the set's piece radius and a man's height, and the noise of the
+    man-or-king fit on the start men."""
 
     mean: np.ndarray          # (4, 3)
     std: np.ndarray           # (4, 3)
     light_ref: np.ndarray     # (n, n, 3) reference colour of each light square (0 on dark squares)
-    man_shape: np.ndarray     # (2, 3) white, black: a man's length beyond its width, e0 + k * distance to nadir
-    kings: bool = True        # False: the view cannot tell a king from a man (too steep)
-    nadir: tuple[float, float] = (0.0, 0.0)  # the point below the camera, canonical pixels
+    kings: bool = True        # False: the view cannot tell a king from a man on any square (too steep)
     static: np.ndarray | None = None  # canonical pixels of a piece's colour on the empty board (frame, markers)
+    pose: CameraPose | None = None    # the camera over the board (squares, white's frame)
+    piece: tuple[float, float] = (0.0, 0.0)  # a man's radius and height, squares
+    king_noise: float = 0.0   # spread of the man-or-king fit gap on the start men (score units)
 
 
 @dataclass
@@ -68,7 +74,8 @@ class Reading:
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
     ms: float = 0.0
     t: float = 0.0
-    shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
+    stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
+    unknown: frozenset[int] = frozenset()  # occupied squares whose stack the view cannot tell ("king unknown")
 
     @property
     def occupied(self) -> frozenset[int]:
@@ -77,24 +84,22 @@ class Reading:
     def to_json(self) -> dict:
         return {"squares": {str(k): v for k, v in sorted(self.squares.items())}, "occluded": self.occluded,
                 "ms": round(self.ms, 3),
-                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())}}
+                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())},
+                "king_unknown": sorted(self.unknown)}
 
 
 class Classifier:
     """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
-                 *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
-                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
-                 dark_on_light: float = 0.2):
+                 *, occluded_squares: float = 0.5, hue_deg: float = 22.0, hue_shift: float = 0.07,
+                 hand_squares: int = 2, dark_on_light: float = 0.2):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
         self.margin = (maps[0].shape[0] - self.n * px) // 2
         self.appearance = appearance
         self.occluded_squares = occluded_squares
-        self.king_ratio = king_ratio
-        self.min_man_shape = min_man_shape
         self._lut: np.ndarray | None = None
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
@@ -113,6 +118,13 @@ class Classifier:
         self._neighbours = neighbours
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
+        self.stacks: StackReader | None = None
+        self._static_padded: np.ndarray | None = None
+        if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
+            self.stacks = StackReader(appearance.pose, n, px, self.margin, list(self.square_at),
+                                      appearance.piece[0], appearance.piece[1], appearance.king_noise)
+            if appearance.static is not None and appearance.static.shape == maps[0].shape:
+                self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
         if appearance is not None:
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
@@ -208,64 +220,6 @@ class Classifier:
         q = (img >> 2).astype(np.int32)
         return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
-    def man_shape(self, colour: int, x: float, y: float) -> float:
-        """A man's expected length beyond its width at canonical point (x, y): its height seen in
-        perspective, growing with the distance from the point below the camera."""
-        e0, k, _ = self.appearance.man_shape[colour - WHITE]
-        nx, ny = self.appearance.nadir
-        return max(self.min_man_shape, e0 + k * float(np.hypot(x - nx, y - ny)))
-
-    def stack(self, colour: int, x: float, y: float, e: float) -> float:
-        """How many men high the piece measuring ``e`` at (x, y) is: 1 for a man, 2 for a king. Each man
-        of the stack adds the same parallax (``k`` times the distance from the nadir) to the blob's
-        length; what a blob shows without height (``e0``) is not counted."""
-        e0, k, _ = self.appearance.man_shape[colour - WHITE]
-        nx, ny = self.appearance.nadir
-        one = max(self.min_man_shape, k * float(np.hypot(x - nx, y - ny)))
-        return max(0.0, e - e0) / one
-
-    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int, along: bool = True) -> float:
-        """The piece's length minus its width (pixels) away from the camera (``along``), or along its own
-        longest axis."""
-        blob = self.blob(lab, row, col, colour)
-        if blob is None:
-            return 0.0
-        cx, cy, cov = blob
-        if along:
-            u = np.array([cx - self.appearance.nadir[0], cy - self.appearance.nadir[1]])
-            u /= max(1e-9, float(np.hypot(*u)))
-            w = np.array([-u[1], u[0]])
-            return float(4 * (np.sqrt(max(0.0, u @ cov @ u)) - np.sqrt(max(0.0, w @ cov @ w))))
-        l2, l1 = np.linalg.eigvalsh(cov)
-        return float(4 * (np.sqrt(max(0.0, l1)) - np.sqrt(max(0.0, l2))))
-
-    def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
-        """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
-        px = self.px
-        m = self.margin
-        r0, c0 = m + row * px + px // 2, m + col * px + px // 2
-        h = int(px * 1.05)
-        y0, x0 = max(0, r0 - h), max(0, c0 - h)
-        win = lab[y0:r0 + h, x0:c0 + h] == colour
-        static = self.appearance.static if self.appearance is not None else None
-        if static is not None and static.shape == lab.shape:
-            win &= ~static[y0:r0 + h, x0:c0 + h]
-        win = win.astype(np.uint8)
-        win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
-        win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, comp = cv2.connectedComponents(win, connectivity=4)
-        if count < 2:
-            return None
-        cy, cx = r0 - y0, c0 - x0
-        core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
-        ids = np.bincount(core.ravel(), minlength=count)
-        ids[0] = 0
-        m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
-        if m["m00"] < 4:
-            return None
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        return x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], np.array([[mu20, mu11], [mu11, mu02]])
-
     # -- the whole frame --------------------------------------------------------------------
 
     def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
@@ -293,7 +247,7 @@ class Classifier:
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
-        shape: dict[int, float] = {}
+        pieces: list[tuple[tuple[int, int], int]] = []
         for (row, col), sq in self.square_at.items():
             d, w, b = (int(x) for x in votes[row, col])
             total = max(1, d + w + b)
@@ -301,16 +255,27 @@ class Classifier:
                 confidence[sq] = d / total
                 continue
             colour = WHITE if w >= b else BLACK
-            code = "w" if colour == WHITE else "b"
-            conf = max(w, b) / total
-            if self.appearance.kings:
-                e = self.elongation(lab_full, row, col, colour, along=False)
-                ratio = self.stack(colour, m + (col + 0.5) * px, m + (row + 0.5) * px, e)
-                shape[sq] = ratio
-                if ratio > self.king_ratio:
-                    code = code.upper()
-                conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
-            squares[sq] = code
-            confidence[sq] = conf
+            pieces.append(((row, col), colour))
+            squares[sq] = "w" if colour == WHITE else "b"
+            confidence[sq] = max(w, b) / total
+        stack, unknown = self._stacks(lab_full, pieces, squares)
         return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
-                       t, shape)
+                       t, stack, unknown)
+
+    def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
+        """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
+        squares whose stack the view cannot tell (every one when the calibration found no square that can):
+        their code is the colour's man, ``unknown`` says it is not known."""
+        if self.stacks is None or not self.appearance.kings or not pieces:
+            return {}, frozenset(squares)
+        fits = self.stacks.read(self.stacks.padded(lab_full), pieces, self._static_padded)
+        stack: dict[int, float] = {}
+        unknown = set()
+        for rc, (z, known) in fits.items():
+            sq = self.square_at[rc]
+            stack[sq] = z
+            if not known:
+                unknown.add(sq)
+            elif z >= KING_AT:
+                squares[sq] = squares[sq].upper()
+        return stack, frozenset(unknown)

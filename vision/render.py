@@ -34,6 +34,7 @@ MARKER_SIZE = 0.9    # marker side, squares
 PIECE_R = 0.38       # piece radius, squares
 PIECE_H = 0.2        # a man's height, squares
 SIDES = ("bottom", "left", "top", "right")  # where white sits in the picture
+SHADOW_SLOPE = (0.3, -0.3)  # a contact shadow's reach per square of a piece's height (the room's lamp)
 
 PALETTES = (  # light square, dark square, frame (RGB)
     ((236, 212, 168), (112, 74, 50), (176, 132, 84)),
@@ -175,6 +176,15 @@ def _draw_piece(img, proj, x, y, code, z0=0.0):
     _poly(img, proj(_circle(x, y, zt, PIECE_R)), top)
     ring = proj(_circle(x, y, zt, PIECE_R * 0.72))
     cv2.polylines(img, [np.round(ring * 16).astype(np.int32)], True, groove, 1, cv2.LINE_AA, shift=4)
+
+
+def _cast_shadow(mask: np.ndarray, proj, x: float, y: float, layers: int) -> None:
+    """The contact shadow of a stack ``layers`` men high: the base's disc swept to the top's shadow, cast
+    ``SHADOW_SLOPE`` squares a square of height away from the lamp (a king's is twice as long)."""
+    h = layers * PIECE_H
+    base = _circle(x + SHADOW_SLOPE[0] * 0.1, y + SHADOW_SLOPE[1] * 0.1, 0, PIECE_R * 1.08)
+    tip = _circle(x + SHADOW_SLOPE[0] * h, y + SHADOW_SLOPE[1] * h, 0, PIECE_R * 1.08)
+    _hull(mask, proj(np.vstack([base, tip])), 255)
 
 
 def _draw_markers(img, proj, n):
@@ -322,7 +332,7 @@ def render(scene: Scene, cover: bool = False):
         f, r = v.coords(sq)
         dx, dy = scene.offsets.get(sq, (0.0, 0.0))
         placed.append((f + 0.5 + dx, r + 0.5 + dy, code))
-        _poly(shadow, proj(_circle(f + 0.56 + dx, r + 0.44 + dy, 0, PIECE_R * 1.08)), 255)
+        _cast_shadow(shadow, proj, f + 0.5 + dx, r + 0.5 + dy, 2 if code.isupper() else 1)
     img = _shade(img, cv2.GaussianBlur(shadow, (0, 0), 3.0), 0.35)
     placed.sort(key=lambda p: -np.hypot(p[0] - proj.C[0], p[1] - proj.C[1]))
     for x, y, code in placed:
