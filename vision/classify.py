@@ -30,6 +30,7 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+CLIPPED = 247.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -66,6 +67,7 @@ class Reading:
     unexplained: float = 0.0         # area of the board like nothing learned, in squares
     foreign: int = 0                 # light squares of a hue they never have (skin)
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
+    skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
     ms: float = 0.0
     t: float = 0.0
     shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
@@ -86,7 +88,7 @@ class Classifier:
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
                  hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
-                 dark_on_light: float = 0.2):
+                 dark_on_light: float = 0.2, skin_squares: float = 0.25):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
@@ -113,7 +115,11 @@ class Classifier:
         self._neighbours = neighbours
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
+        self.skin_squares = skin_squares
         if appearance is not None:
+            from vision.occlusion import SkinCue  # it builds on this module's colour features
+
+            self._skin = SkinCue(appearance.light_ref, self.dark, px)
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
             self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
@@ -156,9 +162,13 @@ class Classifier:
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
-        glob = float(np.median(lum[light]))
+        # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
+        fair = light & (obs.max(-1) < CLIPPED)
+        if fair.sum() < max(3, light.sum() // 4):
+            fair = light
+        glob = float(np.median(lum[fair]))
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
-        tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        tint = np.median((ref / obs)[fair] / lum[fair][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
@@ -278,6 +288,7 @@ class Classifier:
         lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
         lab = self.inner(lab_full)
         hands = self.foreign(light_cells)
+        skin = self._skin.area(self.inner(full), gain)
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
@@ -289,7 +300,7 @@ class Classifier:
         # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
         covered = self._light_change > LIGHT_CHANGE
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares or covered)
+                    or hands >= self.hand_squares or skin > self.skin_squares or covered)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
@@ -312,5 +323,5 @@ class Classifier:
                 conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
             squares[sq] = code
             confidence[sq] = conf
-        return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
-                       t, shape)
+        return Reading(squares, confidence, occluded, area, hands, dark_on_light, skin,
+                       (time.perf_counter() - start) * 1000, t, shape)

@@ -23,6 +23,7 @@
     occluded_squares = 0.5         # board area like nothing learned (squares) that means a hand
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
+    skin_squares = 0.25            # light squares' area whose hue turned towards red (squares) that means a hand
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
@@ -61,6 +62,7 @@ class CameraConfig:
     occluded_squares: float = 0.5
     hand_squares: int = 2
     dark_on_light: float = 0.2
+    skin_squares: float = 0.25
     king_ratio: float = 1.5
     capture: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
@@ -88,7 +90,8 @@ class CameraConfig:
     def classifier(self) -> Classifier:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares, king_ratio=self.king_ratio,
-                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light)
+                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
+                          skin_squares=self.skin_squares)
 
     def to_dict(self) -> dict:
         ap = self.appearance
@@ -103,7 +106,7 @@ class CameraConfig:
                            "nadir": [round(ap.nadir[0], 3), round(ap.nadir[1], 3)]},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
-                          "king_ratio": self.king_ratio},
+                          "skin_squares": self.skin_squares, "king_ratio": self.king_ratio},
         }
         if ap.static is not None:
             d["appearance"]["static"] = {"shape": list(ap.static.shape),
@@ -135,7 +138,8 @@ class CameraConfig:
                    marker_offset=float(d.get("marker_offset", 0.65)), agree=s.get("agree", 2), hold=s.get("hold", 6),
                    occluded_squares=float(s.get("occluded_squares", 0.5)),
                    hand_squares=int(s.get("hand_squares", 2)),
-                   dark_on_light=float(s.get("dark_on_light", 0.2)), king_ratio=float(s.get("king_ratio", 1.5)),
+                   dark_on_light=float(s.get("dark_on_light", 0.2)),
+                   skin_squares=float(s.get("skin_squares", 0.25)), king_ratio=float(s.get("king_ratio", 1.5)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
 
 
