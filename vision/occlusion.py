@@ -43,17 +43,21 @@ class SkinCue:
         inset[k:q - k, k:q - k] = True
         usable = (~dark) & (norm[..., 0] > 1e-3)
         self._mask = np.kron(usable, np.ones((q, q), bool)) & np.tile(inset, (n, n))
+        self._half_across1 = np.ascontiguousarray(self._across[..., 1] / 2)
         self._kernel = np.ones((5, 5), np.uint8)
+        self._small = np.ones((3, 3), np.uint8)
 
     def area(self, inner: np.ndarray, gain: np.ndarray) -> float:
         """Board area (squares) of skin-turned light squares in the top-down view ``inner`` (no margin),
         with the light ``gain`` that brings the light squares back to their calibrated colour."""
         size = (self.n * self.q, self.n * self.q)
         raw = cv2.resize(inner, size, interpolation=cv2.INTER_AREA)
-        g = cv2.resize(gain, size, interpolation=cv2.INTER_AREA)
-        f = features(cv2.multiply(raw, g, dtype=cv2.CV_8U))
-        towards_red = f[..., 1] * self._across[..., 0] + f[..., 2] * self._across[..., 1]
-        fair = cv2.erode(raw.max(-1), np.ones((3, 3), np.uint8)) < CLIPPED
+        g = cv2.resize(gain, size, interpolation=cv2.INTER_NEAREST)  # the gain is smooth
+        b, gr, r = cv2.split(cv2.multiply(raw, g, dtype=cv2.CV_32F))
+        d = (b + gr + r) * np.float32(1 / 3) + np.float32(25.0)
+        # the chroma of :func:`vision.classify.features`, (r - g) / d and (r + g - 2 b) / 2 d, across the square's
+        towards_red = ((r - gr) * self._across[..., 0] + (r + gr - 2 * b) * self._half_across1) / d
+        fair = cv2.erode(cv2.max(cv2.max(b, gr), r), self._small) < CLIPPED
         hit = (self._mask & fair & (towards_red > self.turn)).astype(np.uint8)
         hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel)
         return float(hit.sum()) / (self.q * self.q)
