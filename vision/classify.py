@@ -30,7 +30,7 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
-CLIPPED = 247.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
+CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 

@@ -57,7 +57,7 @@ class SkinCue:
         d = (b + gr + r) * np.float32(1 / 3) + np.float32(25.0)
         # the chroma of :func:`vision.classify.features`, (r - g) / d and (r + g - 2 b) / 2 d, across the square's
         towards_red = ((r - gr) * self._across[..., 0] + (r + gr - 2 * b) * self._half_across1) / d
-        fair = cv2.erode(cv2.max(cv2.max(b, gr), r), self._small) < CLIPPED
+        fair = cv2.erode(raw.max(-1), self._small) < CLIPPED  # as the sensor took it, before the gain
         hit = (self._mask & fair & (towards_red > self.turn)).astype(np.uint8)
         hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel)
         return float(hit.sum()) / (self.q * self.q)
