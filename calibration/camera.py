@@ -40,6 +40,8 @@ CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
 #: board area (in squares) like nothing learned that is a hand (glare and a shadow band stay under it)
 OCCLUDED_SQUARES = 0.5
+#: light squares' area (squares) whose hue turned towards red that is a hand (vision.occlusion)
+SKIN_SQUARES = 0.1
 
 
 @dataclass(frozen=True)
@@ -200,10 +202,11 @@ def calibrate_camera(variant: str, empty: np.ndarray, start: np.ndarray, *, px: 
     occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
     dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
+    skin_squares = max(SKIN_SQUARES, 0.1 + max(r.skin for r in floor))
     config = CameraConfig(v.name, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
                           hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
-                          notes=tuple(warnings))
+                          skin_squares=round(skin_squares, 3), notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)

@@ -33,6 +33,7 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -72,6 +73,7 @@ class Reading:
     unexplained: float = 0.0         # area of the board like nothing learned, in squares
     foreign: int = 0                 # light squares of a hue they never have (skin)
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
+    skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
     ms: float = 0.0
     t: float = 0.0
     stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
@@ -93,7 +95,7 @@ class Classifier:
 
     def __init__(self, variant: str, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.5, hue_deg: float = 22.0, hue_shift: float = 0.07,
-                 hand_squares: int = 2, dark_on_light: float = 0.2):
+                 hand_squares: int = 2, dark_on_light: float = 0.2, skin_squares: float = 0.25):
         self.variant = v = get_variant(variant)
         self.n, self.px = v.size, px
         self.maps = maps
@@ -118,6 +120,7 @@ class Classifier:
         self._neighbours = neighbours
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
+        self.skin_squares = skin_squares
         self.stacks: StackReader | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -126,6 +129,9 @@ class Classifier:
             if appearance.static is not None and appearance.static.shape == maps[0].shape:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
         if appearance is not None:
+            from vision.occlusion import SkinCue  # it builds on this module's colour features
+
+            self._skin = SkinCue(appearance.light_ref, self.dark, px)
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
             self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
@@ -168,9 +174,13 @@ class Classifier:
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
-        glob = float(np.median(lum[light]))
+        # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
+        fair = light & (obs.max(-1) < CLIPPED)
+        if fair.sum() < max(3, light.sum() // 4):
+            fair = light
+        glob = float(np.median(lum[fair]))
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
-        tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        tint = np.median((ref / obs)[fair] / lum[fair][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
@@ -232,6 +242,7 @@ class Classifier:
         lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
         lab = self.inner(lab_full)
         hands = self.foreign(light_cells)
+        skin = self._skin.area(self.inner(full), gain)
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
@@ -243,7 +254,7 @@ class Classifier:
         # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
         covered = self._light_change > LIGHT_CHANGE
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares or covered)
+                    or hands >= self.hand_squares or skin > self.skin_squares or covered)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
@@ -259,8 +270,8 @@ class Classifier:
             squares[sq] = "w" if colour == WHITE else "b"
             confidence[sq] = max(w, b) / total
         stack, unknown = self._stacks(lab_full, pieces, squares)
-        return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
-                       t, stack, unknown)
+        return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
+                       skin=skin, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
 
     def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the

@@ -24,6 +24,7 @@
     occluded_squares = 0.5         # board area like nothing learned (squares) that means a hand
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
+    skin_squares = 0.25            # light squares' area whose hue turned towards red (squares) that means a hand
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
@@ -62,6 +63,7 @@ class CameraConfig:
     occluded_squares: float = 0.5
     hand_squares: int = 2
     dark_on_light: float = 0.2
+    skin_squares: float = 0.25
     capture: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -85,7 +87,8 @@ class CameraConfig:
     def classifier(self) -> Classifier:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares,
-                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light)
+                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
+                          skin_squares=self.skin_squares)
 
     def to_dict(self) -> dict:
         ap = self.appearance
@@ -99,7 +102,8 @@ class CameraConfig:
                            "kings": ap.kings, "piece": [round(ap.piece[0], 4), round(ap.piece[1], 4)],
                            "king_noise": round(ap.king_noise, 3)},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
-                          "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light},
+                          "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
+                          "skin_squares": self.skin_squares},
         }
         if ap.pose is not None:
             d["appearance"]["camera"] = [round(c, 4) for c in ap.pose.centre] + [round(ap.pose.focal, 2)]
@@ -143,6 +147,7 @@ class CameraConfig:
                    occluded_squares=float(s.get("occluded_squares", 0.5)),
                    hand_squares=int(s.get("hand_squares", 2)),
                    dark_on_light=float(s.get("dark_on_light", 0.2)),
+                   skin_squares=float(s.get("skin_squares", 0.25)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
 
 

@@ -16,7 +16,7 @@ from typing import Iterator
 from rig.board import Board
 from rig.move import Move
 from rig.variants import get_variant
-from vision.render import Hand, Scene, SKINS, drift, random_scene
+from vision.render import Hand, Scene, SKINS, SLEEVES, drift, random_scene
 
 __all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene", "write_pictures"]
 
@@ -59,6 +59,7 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
     pieces = board.piece_codes()
     offsets = {s: (rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)) for s in pieces}
     skin = {True: rng.choice(SKINS), False: rng.choice(SKINS)}
+    sleeve = {True: rng.choice(SLEEVES), False: rng.choice(SLEEVES)}
     n = [0]
 
     def picture(hands: tuple[Hand, ...], ply: int) -> Picture:
@@ -71,7 +72,8 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
 
     def hand(at, z, white, carrying=None) -> Hand:
         return Hand(at=(at[0] + rng.uniform(-0.2, 0.2), at[1] + rng.uniform(-0.2, 0.2)), z=z,
-                    side_y=-1 if white else 1, skin=skin[white], carrying=carrying, angle=rng.uniform(-0.4, 0.4))
+                    side_y=-1 if white else 1, skin=skin[white], carrying=carrying, angle=rng.uniform(-0.4, 0.4),
+                    sleeve=sleeve[white])
 
     for _ in range(still):
         yield picture((), 0)
