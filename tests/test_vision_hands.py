@@ -71,3 +71,25 @@ def test_board_squares_keep_their_colour_from_picture_to_picture():
     a = render(replace(empty, light=replace(empty.light, noise=0.0, jpeg=0)))
     b = render(replace(empty, seed=empty.seed + 7, light=replace(empty.light, noise=0.0, jpeg=0)))
     assert np.array_equal(a, b)  # a board's wood does not change between pictures
+
+
+def test_overexposed_board_not_taken_for_a_hand():
+    """Light squares near the sensor's top: a clipped channel reads too low, so a tint measured on them turns
+    every square's hue towards red. The tint comes from the squares the sensor did not clip (a shadow band's),
+    and with none at all no hue cue is read; a pale hand is still seen by what the board cannot explain."""
+    empty, start = calibration_pictures("portuguese", 21, markers=True, side="left")
+    config = calibrate_camera("portuguese", render(empty), render(start)).config
+    clf = config.classifier()
+    pieces = dict(start.pieces)
+    scene = position_scene(empty, pieces, 2101)
+    bright = replace(scene.light, level=1.17, gradient=(-0.09, 0.39), tint=(1.02, 1.0, 0.98), glare=None,
+                     band=(1.66, 115.0, 62.0, 0.43))
+    clipped_all = replace(bright, band=None, level=1.2, gradient=(0.0, 0.0))  # the brightest the renderer makes
+    for light in (bright, clipped_all):
+        reading = clf.read(render(replace(scene, light=light)))
+        assert not reading.occluded, f"skin {reading.skin:.2f}, hue {reading.foreign}"
+        assert reading.squares == pieces
+    assert reading.skin == 0.0 and reading.foreign == 0  # every light square clipped: no hue to read
+    hand = Hand(at=(3.5, 4.0), z=0.8, side_y=-1, skin=SKINS[1])
+    img, hidden = render(replace(scene, light=bright, hands=(hand,)), cover=True)
+    assert hidden > 1.0 and clf.read(img).occluded

@@ -34,6 +34,7 @@ UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is lik
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
+HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -103,6 +104,7 @@ class Classifier:
         self.appearance = appearance
         self.occluded_squares = occluded_squares
         self._lut: np.ndarray | None = None
+        self._hue_known = True  # the last picture's light tint was measured (see _gain)
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -176,11 +178,15 @@ class Classifier:
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
         # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
         fair = light & (obs.max(-1) < CLIPPED)
+        # the tint from the squares the sensor did not clip, however few (a clipped channel reads too low:
+        # its gain comes out too high and turns every square's hue); none: the hue cannot be measured
+        self._hue_known = bool(fair.sum() >= HUE_SQUARES)
+        tinted = fair if self._hue_known else light
         if fair.sum() < max(3, light.sum() // 4):
             fair = light
         glob = float(np.median(lum[fair]))
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
-        tint = np.median((ref / obs)[fair] / lum[fair][:, None], axis=0)
+        tint = np.median((ref / obs)[tinted] / lum[tinted][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
@@ -241,8 +247,9 @@ class Classifier:
         m = self.margin
         lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
         lab = self.inner(lab_full)
-        hands = self.foreign(light_cells)
-        skin = self._skin.area(self.inner(full), gain)
+        # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
+        hands = self.foreign(light_cells) if self._hue_known else 0
+        skin = self._skin.area(self.inner(full), gain) if self._hue_known else 0.0
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,

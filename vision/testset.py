@@ -3,8 +3,13 @@ seed (never stored).
 
 :func:`game_pictures` plays a game's moves with hands: the hand reaches for the piece, lifts it, carries
 it along its path, puts it down (a promoted man is put down crowned, two stacked), leaves, then removes
-the captured pieces one by one; between moves the board is seen hand-free a few times while the light
-drifts. Every picture comes with the truth: the pieces on the board, and whether a hand is over it.
+the captured pieces one by one (now and then with a hand-free picture between two removals); between moves
+the board is seen hand-free a few times while the light drifts. A pause inside a move stays under the
+reconstruction engine's ``stable_s`` (2 s) at the slowest rate the tests play pictures at (2 a second): a
+player removing captured pieces does not leave the board still that long (the simulator's human model,
+``rig.simulate.model``, takes 0.15-0.6 s between removals), else the engine rightly takes the move as
+finished with a captured piece standing (``capture-not-removed``). Every picture comes with the truth:
+the pieces on the board, and whether a hand is over it.
 """
 
 from __future__ import annotations
@@ -100,9 +105,8 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
             taken = pieces.pop(s)
             offsets.pop(s, None)
             yield picture((hand(_centre(v, s), 1.8, white, taken),), ply)
-            if rng.random() < 0.4:
-                for _ in range(still):
-                    yield picture((), ply)
+            if rng.random() < 0.4:  # a pause between two removals: one picture (see the module's docstring)
+                yield picture((), ply)
         if move.captured:
             for _ in range(still):
                 yield picture((), ply)
