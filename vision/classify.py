@@ -286,7 +286,7 @@ class Classifier:
         their code is the colour's man, ``unknown`` says it is not known."""
         if self.stacks is None or not self.appearance.kings or not pieces:
             return {}, frozenset(squares)
-        fits = self.stacks.read(self.stacks.padded(lab_full), pieces, self._static_padded)
+        fits = self.stacks.read(self.stacks.padded(lab_full), pieces, self._static_padded, black=BLACK)
         stack: dict[int, float] = {}
         unknown = set()
         for rc, (z, known) in fits.items():
