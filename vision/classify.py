@@ -124,12 +124,15 @@ class Classifier:
         self.dark_on_light = dark_on_light
         self.skin_squares = skin_squares
         self.stacks: StackReader | None = None
+        self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
             self.stacks = StackReader(appearance.pose, n, px, self.margin, list(self.square_at),
                                       appearance.piece[0], appearance.piece[1], appearance.king_noise)
             if appearance.static is not None and appearance.static.shape == maps[0].shape:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
+            # light squares' pixels that no piece on the board can cover, seen from this camera
+            self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
         if appearance is not None:
             from vision.occlusion import SkinCue  # it builds on this module's colour features
 
@@ -255,8 +258,14 @@ class Classifier:
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
-        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
+        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light);
+        # so is a piece's colour on a light square where no piece on the board reaches (a sleeve, a carried piece)
         dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
+        if self._unreachable is not None:
+            # (a light square clipped white by the sensor looks like a white piece: no evidence)
+            fair = self.inner(full).max(-1) < CLIPPED
+            stray = (((lab == BLACK) | ((lab == WHITE) & fair)) & self._unreachable).astype(np.uint8)
+            dark_on_light += float(cv2.morphologyEx(stray, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).sum()) / (px * px)
         area = float(unexplained.sum()) / (px * px) + dark_on_light
         # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
         covered = self._light_change > LIGHT_CHANGE
