@@ -93,3 +93,25 @@ def test_overexposed_board_not_taken_for_a_hand():
     hand = Hand(at=(3.5, 4.0), z=0.8, side_y=-1, skin=SKINS[1])
     img, hidden = render(replace(scene, light=bright, hands=(hand,)), cover=True)
     assert hidden > 1.0 and clf.read(img).occluded
+
+
+def test_a_pieces_colour_where_no_piece_reaches_is_a_hand():
+    """A dark sleeve (or a carried piece) over light squares shows a piece's colour where no piece on the
+    board can: outside every dark square's king silhouette as the camera sees it. Kings on the board, tall
+    and leaning away from the camera, stay inside their silhouettes."""
+    from rig.variants import get_variant
+
+    empty, start = calibration_pictures("international", 41, markers=True, side="left")
+    config = calibrate_camera("international", render(empty), render(start)).config
+    clf = config.classifier()
+    v = get_variant("international")
+    kings = {s: ("W" if s % 2 else "B") for s in range(1, v.squares + 1) if s % 3 == 0}
+    for k in range(3):
+        reading = clf.read(render(position_scene(empty, kings, 41 + k)))
+        assert not reading.occluded and reading.dark_on_light <= config.dark_on_light
+        assert {s: c.lower() for s, c in reading.squares.items()} == {s: c.lower() for s, c in kings.items()}
+    scene = position_scene(empty, dict(start.pieces), 48)
+    for at in ((1.5, 5.5), (6.3, 2.5), (4.0, 4.0)):
+        hand = Hand(at=at, z=0.7, side_y=1, skin=SKINS[0], sleeve=(30, 30, 32), carrying="w")
+        reading = clf.read(render(replace(scene, light=replace(scene.light, level=1.15), hands=(hand,))))
+        assert reading.dark_on_light > config.dark_on_light, f"sleeve at {at}: {reading.dark_on_light:.2f}"
