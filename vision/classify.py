@@ -34,6 +34,7 @@ UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is lik
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
+EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
@@ -131,8 +132,12 @@ class Classifier:
                                       appearance.piece[0], appearance.piece[1], appearance.king_noise)
             if appearance.static is not None and appearance.static.shape == maps[0].shape:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
-            # light squares' pixels that no piece on the board can cover, seen from this camera
+            # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
+            # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
+            e = EDGE
+            self._unreachable[:e], self._unreachable[-e:], self._unreachable[:, :e], self._unreachable[:, -e:] = (
+                False, False, False, False)
         if appearance is not None:
             from vision.occlusion import SkinCue  # it builds on this module's colour features
 
