@@ -233,15 +233,16 @@ class StackReader:
 
     def reach(self) -> np.ndarray:
         """Where a piece standing on the board may show in the top-down view (no margin, ``n px`` a side):
-        every dark square's king silhouette, the piece placed off-centre by up to ``SEARCH`` pixels. A
-        piece's colour beyond it is something else (a sleeve, a carried piece: a hand)."""
+        every dark square's king silhouette (a third taller than two measured men: the height is fitted on the
+        start men, blur spreads a top), the piece placed off-centre by up to ``SEARCH`` pixels. A piece's colour
+        beyond it is something else (a sleeve, a carried piece: a hand)."""
         size = self.n * self.px
         out = np.zeros((size, size), np.uint8)
         off = self.margin + self.border
-        grow = (SEARCH + RIM) / self.px
+        grow = (SEARCH + RIM + 1) / self.px
         for rc in self.squares:
             x, y = rc[1] + 0.5, self.n - rc[0] - 0.5
-            pts = self.to_px(_silhouette(self.pose, x, y, self.radius + grow, 2 * self.height)) - off
+            pts = self.to_px(_silhouette(self.pose, x, y, self.radius + grow, 2.67 * self.height)) - off
             cv2.fillConvexPoly(out, cv2.convexHull(np.round(pts).astype(np.int32)), 1)
         return out.astype(bool)
 
