@@ -106,6 +106,7 @@ class Classifier:
         self.occluded_squares = occluded_squares
         self._lut: np.ndarray | None = None
         self._hue_known = True  # the last picture's light tint was measured (see _gain)
+        self._clipped_cells = np.zeros((self.n, self.n), bool)  # the last picture's clipped light squares
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -186,6 +187,7 @@ class Classifier:
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
         # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
         fair = light & (obs.max(-1) < CLIPPED)
+        self._clipped_cells = light & ~fair  # as the sensor took them (the gain may bring them back below)
         # the tint from the squares the sensor did not clip, however few (a clipped channel reads too low:
         # its gain comes out too high and turns every square's hue); none: the hue cannot be measured
         self._hue_known = bool(fair.sum() >= HUE_SQUARES)
@@ -208,7 +210,8 @@ class Classifier:
         cells = light_cells[light]
         obs = features(np.clip(cells, 0, 255)[None])[0]
         ref = self._ref_chroma
-        clipped = (cells.max(-1) > 250) | self._ref_clipped  # a clipped channel turns the hue: no evidence
+        # a clipped channel turns the hue: no evidence, in the picture as taken or in the calibration's
+        clipped = (cells.max(-1) > 250) | self._ref_clipped | self._clipped_cells[light]
         sat = np.hypot(obs[:, 1], obs[:, 2])
         turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(obs[:, 2], obs[:, 1]) - ref[:, 3])))))
         shift = 2 * ref[:, 4] * np.sin(np.radians(turn) / 2)  # chroma moved, at the square's own saturation
@@ -260,15 +263,19 @@ class Classifier:
         skin = self._skin.area(self.inner(full), gain) if self._hue_known else 0.0
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
-        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
+        # a pixel with a channel at the sensor's top is no evidence either (glare on an overexposed board)
+        fair = self.inner(full).max(-1) < CLIPPED
+        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim) & fair, cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
         # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light);
         # so is a piece's colour on a light square where no piece on the board reaches (a sleeve, a carried piece)
-        dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
+        # (in blobs: the noise of a dim light square scatters single pixels of the dark squares' colour)
+        dark = cv2.morphologyEx((lab == DARK).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        dark_cells = dark.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]
+        dark_on_light = float(dark_cells[~self.dark].sum()) / (px * px)
         if self._unreachable is not None:
             # (a light square clipped white by the sensor looks like a white piece: no evidence)
-            fair = self.inner(full).max(-1) < CLIPPED
             stray = (((lab == BLACK) | ((lab == WHITE) & fair)) & self._unreachable).astype(np.uint8)
             dark_on_light += float(cv2.morphologyEx(stray, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).sum()) / (px * px)
         area = float(unexplained.sum()) / (px * px) + dark_on_light
