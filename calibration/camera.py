@@ -11,7 +11,9 @@ the starting position.
    turned a quarter, or a start position that is not the variant's, is ``wrong-setup`` (FPD 000 7.2,
    CODEX 004 art. 44) and nothing is saved.
 4. The appearance of a light square, an empty dark square and each colour's pieces; the light squares'
-   colours as the light reference; a man's elongation over the board (the measure that tells kings).
+   colours as the light reference; what tells a king: the camera's pose from the board's homography
+   (:mod:`vision.pose`), the pieces' radius and a man's height fitted to the start men (:mod:`vision.kings`),
+   and the squares where the view cannot tell a king (a warning).
 5. A check: the start picture must read back as the start position, the empty board as empty.
 """
 
@@ -27,6 +29,8 @@ from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, F
 from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
 from vision.grid import BoardGrid, canonical_maps, find_grid
+from vision.kings import HEIGHTS, fit_piece
+from vision.pose import board_homography, pose_from_homography
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
 
@@ -34,11 +38,10 @@ ORIENTATION_RULE = {"portuguese": ("right", "FPD 000 1.2"), "brazilian": ("left"
                     "international": ("left", "FMJD 002 2.4")}
 CHANGE_SCALE = np.array([0.25, 0.06, 0.06], np.float32)
 CHANGED = 3.0
-MIN_MAN_SHAPE = 1.2
-KING_RATIO = 1.5      # a king's stack is twice a man's height: 2 against 1, the threshold between
-MAX_KING_RATIO = 1.7
 #: board area (in squares) like nothing learned that is a hand (glare and a shadow band stay under it)
 OCCLUDED_SQUARES = 0.5
+#: light squares' area (squares) whose hue turned towards red that is a hand (vision.occlusion)
+SKIN_SQUARES = 0.1
 
 
 @dataclass(frozen=True)
@@ -97,26 +100,6 @@ def _orient(grid: BoardGrid, empty: np.ndarray, start: np.ndarray, px: int) -> t
         if best is None or key > best[0]:
             best = (key, g, changed)
     return best[1], best[2]
-
-
-def _nadir(blobs) -> tuple[float, float]:
-    """The point below the camera: every man's image is drawn out along the line from it (its height seen
-    in perspective); the least-squares meeting point of those lines, each weighted by how drawn out."""
-    A = np.zeros((2, 2))
-    rhs = np.zeros(2)
-    for cx, cy, cov in blobs:
-        vals, vecs = np.linalg.eigh(cov)
-        d = vecs[:, 1]
-        w = max(0.0, float(np.sqrt(max(vals[1], 0)) - np.sqrt(max(vals[0], 0)))) ** 2
-        normal = np.array([-d[1], d[0]])
-        A += w * np.outer(normal, normal)
-        rhs += w * normal * (normal @ np.array([cx, cy]))
-    try:
-        x, y = np.linalg.solve(A + 1e-9 * np.eye(2), rhs)
-    except np.linalg.LinAlgError:
-        raise CameraCalibrationError("the pieces' height cannot be seen: is the camera straight above the board?") \
-            from None
-    return float(x), float(y)
 
 
 def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, px: int = 32,
@@ -180,74 +163,50 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     cells = probe.cells(e)
     light_ref[~probe.dark] = cells[~probe.dark]
     full = canonical_maps(grid.corners, px, px // 2)  # with a margin: pieces on edge squares seen whole
-    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False)
+    appearance = Appearance(mean, std, light_ref, kings=False)
     clf = Classifier(v, px, full, appearance)
     static = clf.label_picture(empty)
     static = (static == WHITE) | (static == BLACK)  # the frame or a marker in a piece's colour
-    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, static=static)
+    appearance = Appearance(mean, std, light_ref, kings=False, static=static)
     clf = Classifier(v, px, full, appearance)
-    # -- a man's elongation over the board, per colour (kings are told against it)
+    # -- what tells a king: the camera's pose, the set's pieces as the start men show them
+    warnings: list[str] = []
+    h, w = empty.shape[:2]
+    pose = pose_from_homography(board_homography(grid.corners), (w, h))
     lab = clf.label_picture(start)
-    blobs = []
+    men = []
     for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
         for sq in squares:
             f, r = v.coords(sq)
-            blob = clf.blob(lab, n - 1 - r, f, colour)
-            if blob is not None:
-                blobs.append((colour, (n - 1 - r, f), blob))
-    nadir = _nadir([b for _, _, b in blobs])
-    appearance = Appearance(mean, std, light_ref, np.zeros((2, 3)), kings=False, nadir=nadir, static=static)
+            men.append(((n - 1 - r, f), colour))
+    radius, height, noise = fit_piece(pose, n, px, px // 2, lab, men, static)
+    appearance = Appearance(mean, std, light_ref, kings=True, static=static, pose=pose, piece=(radius, height),
+                            king_noise=noise)
     clf = Classifier(v, px, full, appearance)
-    shapes = np.zeros((2, 3))
-    warnings: list[str] = []
-    low = float("inf")
-    ends = (px // 2, px // 2 + n * px)
-    corners_d = [np.hypot(x - nadir[0], y - nadir[1]) for x in ends for y in ends]
-    centres_d = np.array([np.hypot(px // 2 + (f + 0.5) * px - nadir[0], px // 2 + (n - r - 0.5) * px - nadir[1])
-                          for f, r in (v.coords(q) for q in range(1, v.squares + 1))])
-    measured = {WHITE: ([], []), BLACK: ([], [])}
-    for c, (row, col), (cx, cy, _cov) in blobs:
-        measured[c][0].append(float(np.hypot(cx - nadir[0], cy - nadir[1])))
-        measured[c][1].append(clf.elongation(lab, row, col, c, along=False))
-    # both colours share the parallax of the same height: one slope, each colour its own offset ...
-    d_all = np.concatenate([measured[c][0] for c in (WHITE, BLACK)])
-    e_all = np.concatenate([measured[c][1] for c in (WHITE, BLACK)])
-    side = np.concatenate([np.full(len(measured[c][0]), c == WHITE) for c in (WHITE, BLACK)])
-    joint, *_ = np.linalg.lstsq(np.column_stack([side, ~side, d_all]).astype(float), e_all, rcond=None)
-    for colour in (WHITE, BLACK):
-        dist, es = (np.array(x) for x in measured[colour])
-        coef, *_ = np.linalg.lstsq(np.column_stack([np.ones(len(dist)), dist]), es, rcond=None)
-        # ... unless the colour's own men, seen over a wider span of distances, fit a line of their own
-        if coef[1] <= 0 or coef[0] + coef[1] * min(corners_d) < MIN_MAN_SHAPE:
-            coef = (joint[0] if colour == WHITE else joint[1], joint[2])
-        shapes[colour - WHITE] = (coef[0], coef[1], 0.0)
-        low = min(low, float(np.percentile(coef[0] + coef[1] * centres_d, 25)))
-    kings = low >= MIN_MAN_SHAPE
-    if not kings:
-        warnings.append(f"the camera looks too steeply down to see a piece's height ({low:.1f} px on a quarter "
-                        "of the squares): "
-                        "kings cannot be told from men; put the stand farther to the side (docs/camera.md)")
-    appearance = Appearance(mean, std, light_ref, shapes, kings=kings, nadir=nadir, static=static)
-    # the king threshold: above most start men's length (a king's stack is twice a man's height)
-    clf = Classifier(v, px, full, appearance)
-    men = list(clf.read(start).shape.values()) or [1.0]
-    spread = float(np.percentile(men, 90))
-    king_ratio = min(MAX_KING_RATIO, max(KING_RATIO, 1.15 * spread))
-    if kings and 1.15 * spread > MAX_KING_RATIO:
-        kings = False
-        appearance = Appearance(mean, std, light_ref, shapes, kings=False, nadir=nadir, static=static)
-        warnings.append(f"the men's length varies too much over the board (a tenth of them {spread:.2f} times "
-                        "the expected or more) to tell kings from men: is the camera steady and the light even?")
+    assert clf.stacks is not None
+    blind = sorted(sq for rc, sq in clf.square_at.items() if not clf.stacks.allows(rc))
+    if not HEIGHTS.min() < height < HEIGHTS.max():  # no height in reach fits: the view does not show it
+        blind = sorted(clf.square_at.values())
+    if len(blind) == len(clf.square_at):
+        appearance = replace(appearance, kings=False)
+        clf = Classifier(v, px, full, appearance)
+        warnings.append("the camera looks too steeply down to see a piece's height: kings cannot be told from men "
+                        "(the session keeps the kings the rules give); put the stand farther to the side "
+                        "(docs/camera.md)")
+    elif blind:
+        warnings.append(f"a king cannot be told from a man on {len(blind)} of {len(clf.square_at)} squares "
+                        f"({', '.join(map(str, blind[:12]))}{' ...' if len(blind) > 12 else ''}): the view shows "
+                        "a piece's height too little there (the session keeps the kings the rules give)")
     # the hand thresholds: above what the two hand-free pictures show
     floor = [clf.read(img) for img in (empty, start)]
     occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
     dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
-    h, w = empty.shape[:2]
+    skin_squares = max(SKIN_SQUARES, 0.1 + max(r.skin for r in floor))
     config = CameraConfig(v, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
                           hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
-                          king_ratio=round(king_ratio, 3), notes=tuple(warnings))
+                          skin_squares=round(skin_squares, 3), notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)
@@ -259,7 +218,7 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
                                      f"{len(wrong)} squares differ, {wrong[:4]}; empty: {len(got_empty.squares)} "
                                      f"pieces seen; seen as a hand: start {got_start.occluded}, empty "
                                      f"{got_empty.occluded}); is the light even and nothing in the way?")
-    stacked = sorted(s_ for s_, c in got_start.squares.items() if c.isupper())
+    stacked = sorted(s_ for s_, c in got_start.squares.items() if c.isupper() and s_ not in got_start.unknown)
     if stacked:
         warnings.append(f"{len(stacked)} of the start men look like kings ({', '.join(map(str, stacked))}): "
                         "a king is told less surely where the view shows a man's height little")

@@ -39,6 +39,23 @@ def test_calibration_finds_board_side_and_orientation(variant, markers, side):
     assert sum(c.isupper() for c in got.values()) <= 2
 
 
+DARK_FRAME = ([("international", markers, side) for markers in (True, False) for side in SIDES]
+              + [("portuguese", False, side) for side in SIDES])
+
+
+@pytest.mark.parametrize("variant,markers,side", DARK_FRAME)
+def test_calibration_dark_frame_on_a_dark_table(variant, markers, side):
+    # a frame as dark as the dark squares on a dark table: in grey the edge squares have no outline
+    seed = 120 + DARK_FRAME.index((variant, markers, side))
+    empty, start = calibration_pictures(get_variant(variant), seed, markers=markers, side=side)
+    empty, start = (replace(x, palette=2, table=(62, 56, 112)) for x in (empty, start))
+    report = calibrate_camera(get_variant(variant), render(empty), render(start))
+    assert report.white_side == side
+    assert report.config.method == ("markers" if markers else "squares")
+    got = report.config.classifier().read(render(start)).squares
+    assert {s: c.lower() for s, c in got.items()} == Board(variant).piece_codes()
+
+
 def test_board_turned_a_quarter_is_wrong_setup():
     # a board with its dark corner at white's bottom left, set up for the Portuguese game (FPD 000 1.2)
     empty, start = calibration_pictures(BRAZILIAN, 7, markers=True, side="bottom")

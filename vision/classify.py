@@ -7,9 +7,10 @@ calibration gives a local gain (a shadow band, a lamp's gradient, the day drifti
 colour ratios a global tint. Each corrected pixel is then the nearest of four learned appearances (light
 square, empty dark square, white piece, black piece) in a brightness-tolerant colour space
 (log brightness; chroma over brightness), or *unexplained* when it is like none of them: a hand or an
-arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller, so its
-image reaches farther away from the camera: its elongation against what the calibration measured for a
-man on that square tells the two apart (docs/camera.md).
+arm. A square's colour is the vote of the pixels at its centre; a king is two stacked men, taller: the
+piece's silhouette is fitted with a man's and a king's as the camera's pose predicts them on that square
+(:mod:`vision.kings`), and where the view cannot tell them apart the square's reading says so (``unknown``):
+the stability layer then takes the stack from the rules (docs/camera.md).
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ import cv2
 import numpy as np
 
 from rig.variants import Variant
+from vision.colour import CLIPPED, features
+from vision.kings import KING_AT, StackReader
+from vision.occlusion import SkinCue
+from vision.pose import CameraPose
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
@@ -30,30 +35,26 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
+HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
-
-
-def features(bgr: np.ndarray) -> np.ndarray:
-    """(log brightness, red-green, yellow-blue chroma over brightness) of each pixel, float32."""
-    f = bgr.astype(np.float32)
-    b, g, r = f[..., 0], f[..., 1], f[..., 2]
-    y = (r + g + b) / 3
-    d = y + 25.0
-    return np.stack([np.log(y + 8.0), (r - g) / d, (r + g - 2 * b) / (2 * d)], axis=-1)
 
 
 @dataclass(frozen=True)
 class Appearance:
     """What the calibration learned: each class's feature mean and spread, the light squares' reference
-    colour, and a man's elongation per colour as a plane over the board (``a + b x + c y``, pixels)."""
+    colour, the frame's pixels of a piece's colour, and what tells a king: the camera's pose (from the
+    board's homography, :mod:`vision.pose`), the set's piece radius and a man's height, and the noise of the
+    man-or-king fit on the start men."""
 
     mean: np.ndarray          # (4, 3)
     std: np.ndarray           # (4, 3)
     light_ref: np.ndarray     # (n, n, 3) reference colour of each light square (0 on dark squares)
-    man_shape: np.ndarray     # (2, 3) white, black: a man's length beyond its width, e0 + k * distance to nadir
-    kings: bool = True        # False: the view cannot tell a king from a man (too steep)
-    nadir: tuple[float, float] = (0.0, 0.0)  # the point below the camera, canonical pixels
+    kings: bool = True        # False: the view cannot tell a king from a man on any square (too steep)
     static: np.ndarray | None = None  # canonical pixels of a piece's colour on the empty board (frame, markers)
+    pose: CameraPose | None = None    # the camera over the board (squares, white's frame)
+    piece: tuple[float, float] = (0.0, 0.0)  # a man's radius and height, squares
+    king_noise: float = 0.0   # spread of the man-or-king fit gap on the start men (score units)
 
 
 @dataclass
@@ -66,9 +67,11 @@ class Reading:
     unexplained: float = 0.0         # area of the board like nothing learned, in squares
     foreign: int = 0                 # light squares of a hue they never have (skin)
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
+    skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
     ms: float = 0.0
     t: float = 0.0
-    shape: dict[int, float] = field(default_factory=dict)  # elongation / a man's, occupied squares
+    stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
+    unknown: frozenset[int] = frozenset()  # occupied squares whose stack the view cannot tell ("king unknown")
 
     @property
     def occupied(self) -> frozenset[int]:
@@ -77,25 +80,25 @@ class Reading:
     def to_json(self) -> dict:
         return {"squares": {str(k): v for k, v in sorted(self.squares.items())}, "occluded": self.occluded,
                 "ms": round(self.ms, 3),
-                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())}}
+                "confidence": {str(k): round(v, 3) for k, v in sorted(self.confidence.items())},
+                "king_unknown": sorted(self.unknown)}
 
 
 class Classifier:
     """Reads frames with a calibrated view (``maps`` from :func:`vision.grid.canonical_maps`)."""
 
     def __init__(self, variant: Variant, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
-                 *, occluded_squares: float = 0.5, king_ratio: float = 1.5, min_man_shape: float = 1.5,
-                 hue_deg: float = 22.0, hue_shift: float = 0.07, hand_squares: int = 2,
-                 dark_on_light: float = 0.2):
+                 *, occluded_squares: float = 0.5, hue_deg: float = 22.0, hue_shift: float = 0.07,
+                 hand_squares: int = 2, dark_on_light: float = 0.2, skin_squares: float = 0.25):
         self.variant = v = variant
         self.n, self.px = v.size, px
         self.maps = maps
         self.margin = (maps[0].shape[0] - self.n * px) // 2
         self.appearance = appearance
         self.occluded_squares = occluded_squares
-        self.king_ratio = king_ratio
-        self.min_man_shape = min_man_shape
         self._lut: np.ndarray | None = None
+        self._hue_known = True  # the last picture's light tint was measured (see _gain)
+        self._clipped_cells = np.zeros((self.n, self.n), bool)  # the last picture's clipped light squares
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -113,7 +116,24 @@ class Classifier:
         self._neighbours = neighbours
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
+        self.skin_squares = skin_squares
+        self.stacks: StackReader | None = None
+        self._unreachable: np.ndarray | None = None
+        self._static_padded: np.ndarray | None = None
+        if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
+            self.stacks = StackReader(appearance.pose, n, px, self.margin, list(self.square_at),
+                                      appearance.piece[0], appearance.piece[1], appearance.king_noise)
+            if appearance.static is not None and appearance.static.shape == maps[0].shape:
+                self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
+            # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
+            # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
+            self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
+            e = EDGE
+            self._unreachable[:e], self._unreachable[-e:], self._unreachable[:, :e], self._unreachable[:, -e:] = (
+                False, False, False, False)
         if appearance is not None:
+
+            self._skin = SkinCue(appearance.light_ref, self.dark, px)
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
             self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
@@ -156,9 +176,18 @@ class Classifier:
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
-        glob = float(np.median(lum[light]))
+        # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
+        fair = light & (obs.max(-1) < CLIPPED)
+        self._clipped_cells = light & ~fair  # as the sensor took them (the gain may bring them back below)
+        # the tint from the squares the sensor did not clip, however few (a clipped channel reads too low:
+        # its gain comes out too high and turns every square's hue); none: the hue cannot be measured
+        self._hue_known = bool(fair.sum() >= HUE_SQUARES)
+        tinted = fair if self._hue_known else light
+        if fair.sum() < max(3, light.sum() // 4):
+            fair = light
+        glob = float(np.median(lum[fair]))
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
-        tint = np.median((ref / obs)[light] / lum[light][:, None], axis=0)
+        tint = np.median((ref / obs)[tinted] / lum[tinted][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         for (row, col), nb in self._neighbours:
             lum[row, col] = lum[nb].mean()
@@ -172,7 +201,8 @@ class Classifier:
         cells = light_cells[light]
         obs = features(np.clip(cells, 0, 255)[None])[0]
         ref = self._ref_chroma
-        clipped = (cells.max(-1) > 250) | self._ref_clipped  # a clipped channel turns the hue: no evidence
+        # a clipped channel turns the hue: no evidence, in the picture as taken or in the calibration's
+        clipped = (cells.max(-1) > 250) | self._ref_clipped | self._clipped_cells[light]
         sat = np.hypot(obs[:, 1], obs[:, 2])
         turn = np.degrees(np.abs(np.angle(np.exp(1j * (np.arctan2(obs[:, 2], obs[:, 1]) - ref[:, 3])))))
         shift = 2 * ref[:, 4] * np.sin(np.radians(turn) / 2)  # chroma moved, at the square's own saturation
@@ -208,64 +238,6 @@ class Classifier:
         q = (img >> 2).astype(np.int32)
         return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
-    def man_shape(self, colour: int, x: float, y: float) -> float:
-        """A man's expected length beyond its width at canonical point (x, y): its height seen in
-        perspective, growing with the distance from the point below the camera."""
-        e0, k, _ = self.appearance.man_shape[colour - WHITE]
-        nx, ny = self.appearance.nadir
-        return max(self.min_man_shape, e0 + k * float(np.hypot(x - nx, y - ny)))
-
-    def stack(self, colour: int, x: float, y: float, e: float) -> float:
-        """How many men high the piece measuring ``e`` at (x, y) is: 1 for a man, 2 for a king. Each man
-        of the stack adds the same parallax (``k`` times the distance from the nadir) to the blob's
-        length; what a blob shows without height (``e0``) is not counted."""
-        e0, k, _ = self.appearance.man_shape[colour - WHITE]
-        nx, ny = self.appearance.nadir
-        one = max(self.min_man_shape, k * float(np.hypot(x - nx, y - ny)))
-        return max(0.0, e - e0) / one
-
-    def elongation(self, lab: np.ndarray, row: int, col: int, colour: int, along: bool = True) -> float:
-        """The piece's length minus its width (pixels) away from the camera (``along``), or along its own
-        longest axis."""
-        blob = self.blob(lab, row, col, colour)
-        if blob is None:
-            return 0.0
-        cx, cy, cov = blob
-        if along:
-            u = np.array([cx - self.appearance.nadir[0], cy - self.appearance.nadir[1]])
-            u /= max(1e-9, float(np.hypot(*u)))
-            w = np.array([-u[1], u[0]])
-            return float(4 * (np.sqrt(max(0.0, u @ cov @ u)) - np.sqrt(max(0.0, w @ cov @ w))))
-        l2, l1 = np.linalg.eigvalsh(cov)
-        return float(4 * (np.sqrt(max(0.0, l1)) - np.sqrt(max(0.0, l2))))
-
-    def blob(self, lab: np.ndarray, row: int, col: int, colour: int):
-        """(centroid x, centroid y, covariance) of the piece's blob on that square, canonical pixels."""
-        px = self.px
-        m = self.margin
-        r0, c0 = m + row * px + px // 2, m + col * px + px // 2
-        h = int(px * 1.05)
-        y0, x0 = max(0, r0 - h), max(0, c0 - h)
-        win = lab[y0:r0 + h, x0:c0 + h] == colour
-        static = self.appearance.static if self.appearance is not None else None
-        if static is not None and static.shape == lab.shape:
-            win &= ~static[y0:r0 + h, x0:c0 + h]
-        win = win.astype(np.uint8)
-        win = cv2.morphologyEx(win, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # the seam of a king's stack
-        win = cv2.morphologyEx(win, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, comp = cv2.connectedComponents(win, connectivity=4)
-        if count < 2:
-            return None
-        cy, cx = r0 - y0, c0 - x0
-        core = comp[max(0, cy - px // 4):cy + px // 4, max(0, cx - px // 4):cx + px // 4]
-        ids = np.bincount(core.ravel(), minlength=count)
-        ids[0] = 0
-        m = cv2.moments((comp == int(ids.argmax())).astype(np.uint8), binaryImage=True)
-        if m["m00"] < 4:
-            return None
-        mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
-        return x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"], np.array([[mu20, mu11], [mu11, mu02]])
-
     # -- the whole frame --------------------------------------------------------------------
 
     def read(self, image: np.ndarray, t: float = 0.0) -> Reading:
@@ -277,23 +249,35 @@ class Classifier:
         m = self.margin
         lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
         lab = self.inner(lab_full)
-        hands = self.foreign(light_cells)
+        # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
+        hands = self.foreign(light_cells) if self._hue_known else 0
+        skin = self._skin.area(self.inner(full), gain) if self._hue_known else 0.0
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
-        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim), cv2.MORPH_OPEN,
+        # a pixel with a channel at the sensor's top is no evidence either (glare on an overexposed board)
+        fair = self.inner(full).max(-1) < CLIPPED
+        unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim) & fair, cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
-        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light)
-        dark_on_light = float((cells[~self.dark] == DARK).sum()) / (px * px)
+        # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light);
+        # so is a piece's colour on a light square where no piece on the board reaches (a sleeve, a carried piece)
+        # (in blobs: the noise of a dim light square scatters single pixels of the dark squares' colour)
+        dark = cv2.morphologyEx((lab == DARK).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        dark_cells = dark.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]
+        dark_on_light = float(dark_cells[~self.dark].sum()) / (px * px)
+        if self._unreachable is not None:
+            # (a light square clipped white by the sensor looks like a white piece: no evidence)
+            stray = (((lab == BLACK) | ((lab == WHITE) & fair)) & self._unreachable).astype(np.uint8)
+            dark_on_light += float(cv2.morphologyEx(stray, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).sum()) / (px * px)
         area = float(unexplained.sum()) / (px * px) + dark_on_light
         # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
         covered = self._light_change > LIGHT_CHANGE
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares or covered)
+                    or hands >= self.hand_squares or skin > self.skin_squares or covered)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
-        shape: dict[int, float] = {}
+        pieces: list[tuple[tuple[int, int], int]] = []
         for (row, col), sq in self.square_at.items():
             d, w, b = (int(x) for x in votes[row, col])
             total = max(1, d + w + b)
@@ -301,16 +285,27 @@ class Classifier:
                 confidence[sq] = d / total
                 continue
             colour = WHITE if w >= b else BLACK
-            code = "w" if colour == WHITE else "b"
-            conf = max(w, b) / total
-            if self.appearance.kings:
-                e = self.elongation(lab_full, row, col, colour, along=False)
-                ratio = self.stack(colour, m + (col + 0.5) * px, m + (row + 0.5) * px, e)
-                shape[sq] = ratio
-                if ratio > self.king_ratio:
-                    code = code.upper()
-                conf *= min(1.0, abs(ratio - self.king_ratio) / (self.king_ratio - 1.0))
-            squares[sq] = code
-            confidence[sq] = conf
-        return Reading(squares, confidence, occluded, area, hands, dark_on_light, (time.perf_counter() - start) * 1000,
-                       t, shape)
+            pieces.append(((row, col), colour))
+            squares[sq] = "w" if colour == WHITE else "b"
+            confidence[sq] = max(w, b) / total
+        stack, unknown = self._stacks(lab_full, pieces, squares)
+        return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
+                       skin=skin, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
+
+    def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
+        """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
+        squares whose stack the view cannot tell (every one when the calibration found no square that can):
+        their code is the colour's man, ``unknown`` says it is not known."""
+        if self.stacks is None or not self.appearance.kings or not pieces:
+            return {}, frozenset(squares)
+        fits = self.stacks.read(self.stacks.padded(lab_full), pieces, self._static_padded, black=BLACK)
+        stack: dict[int, float] = {}
+        unknown = set()
+        for rc, (z, known) in fits.items():
+            sq = self.square_at[rc]
+            stack[sq] = z
+            if not known:
+                unknown.add(sq)
+            elif z >= KING_AT:
+                squares[sq] = squares[sq].upper()
+        return stack, frozenset(unknown)

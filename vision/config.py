@@ -13,9 +13,10 @@
     mean = [[...], ...]            # light square, empty dark square, white piece, black piece
     std = [[...], ...]
     light_ref = [[[b, g, r], ...], ...]
-    man_shape = [[e0, k, 0], [e0, k, 0]]  # a man's length beyond its width: e0 + k * distance to nadir
-    kings = true
-    nadir = [x, y]                 # the point below the camera, top-down view pixels
+    kings = true                   # false: the view tells a king on no square
+    camera = [x, y, z, focal]      # the camera's centre over the board (squares, white's frame), focal (px)
+    piece = [r, h]                 # a man's radius and height, squares (fitted to the start men)
+    king_noise = 12.0              # spread of the man-or-king fit on the start men
     static = {shape, bits}         # top-down view pixels of a piece's colour on the empty board (packed)
     [stability]
     agree = 2                      # hand-free frames that must agree before a position is emitted
@@ -23,6 +24,7 @@
     occluded_squares = 0.5         # board area like nothing learned (squares) that means a hand
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
+    skin_squares = 0.25            # light squares' area whose hue turned towards red (squares) that means a hand
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
@@ -34,7 +36,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import tomli_w
 
@@ -42,6 +43,7 @@ from rig.variants import Variant, get_variant
 from vision.classify import Appearance, Classifier
 from vision.errors import CameraConfigError
 from vision.grid import canonical_maps
+from vision.pose import CameraPose, board_homography
 
 __all__ = ["CameraConfig", "load_camera_config", "save_camera_config"]
 
@@ -61,7 +63,7 @@ class CameraConfig:
     occluded_squares: float = 0.5
     hand_squares: int = 2
     dark_on_light: float = 0.2
-    king_ratio: float = 1.5
+    skin_squares: float = 0.25
     capture: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -80,15 +82,13 @@ class CameraConfig:
     def homography(self) -> np.ndarray:
         """The board plane (squares, white's frame) -> picture homography fitted to the measured corners
         (the corners themselves follow lens distortion; the homography is the undistorted summary)."""
-        n = self.corners.shape[0] - 1
-        board = np.stack(np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij"), axis=2).reshape(-1, 2)
-        H, _ = cv2.findHomography(board.astype(np.float64), self.corners.reshape(-1, 2), 0)
-        return H
+        return board_homography(self.corners)
 
     def classifier(self) -> Classifier:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
-                          occluded_squares=self.occluded_squares, king_ratio=self.king_ratio,
-                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light)
+                          occluded_squares=self.occluded_squares,
+                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
+                          skin_squares=self.skin_squares)
 
     def to_dict(self) -> dict:
         ap = self.appearance
@@ -99,12 +99,14 @@ class CameraConfig:
             "corners": np.round(self.corners, 3).tolist(),
             "appearance": {"mean": np.round(ap.mean, 5).tolist(), "std": np.round(ap.std, 5).tolist(),
                            "light_ref": np.round(ap.light_ref, 2).tolist(),
-                           "man_shape": np.round(ap.man_shape, 5).tolist(), "kings": ap.kings,
-                           "nadir": [round(ap.nadir[0], 3), round(ap.nadir[1], 3)]},
+                           "kings": ap.kings, "piece": [round(ap.piece[0], 4), round(ap.piece[1], 4)],
+                           "king_noise": round(ap.king_noise, 3)},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
-                          "king_ratio": self.king_ratio},
+                          "skin_squares": self.skin_squares},
         }
+        if ap.pose is not None:
+            d["appearance"]["camera"] = [round(c, 4) for c in ap.pose.centre] + [round(ap.pose.focal, 2)]
         if ap.static is not None:
             d["appearance"]["static"] = {"shape": list(ap.static.shape),
                                          "bits": base64.b64encode(np.packbits(ap.static).tobytes()).decode()}
@@ -122,11 +124,20 @@ class CameraConfig:
             shape = tuple(int(x) for x in a["static"]["shape"])
             bits = np.frombuffer(base64.b64decode(a["static"]["bits"]), np.uint8)
             static = np.unpackbits(bits)[:shape[0] * shape[1]].reshape(shape).astype(bool)
+        pose = None
+        if "camera" in a:
+            cam = [float(x) for x in a["camera"]]
+            if len(cam) != 4 or cam[2] <= 0:
+                raise CameraConfigError("appearance: camera must be [x, y, height > 0, focal]")
+            pose = CameraPose((cam[0], cam[1], cam[2]), cam[3])
+        piece = tuple(float(x) for x in a.get("piece", (0.0, 0.0)))
+        if len(piece) != 2 or min(piece) < 0:
+            raise CameraConfigError("appearance: piece must be [radius, height] in squares, not negative")
         ap = Appearance(np.array(a["mean"], np.float32), np.array(a["std"], np.float32),
-                        np.array(a["light_ref"], np.float32), np.array(a["man_shape"], np.float64),
-                        bool(a.get("kings", True)), tuple(float(x) for x in a.get("nadir", (0.0, 0.0))), static)
-        if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3) or ap.man_shape.shape != (2, 3):
-            raise CameraConfigError("appearance: mean and std must be 4 x 3, man_shape 2 x 3")
+                        np.array(a["light_ref"], np.float32), bool(a.get("kings", True)), static, pose,
+                        (piece[0], piece[1]), float(a.get("king_noise", 0.0)))
+        if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3):
+            raise CameraConfigError("appearance: mean and std must be 4 x 3")
         if np.any(ap.std <= 0):
             raise CameraConfigError("appearance: std must be positive")
         return cls(variant=get_variant(d["variant"]), px=int(d.get("px", 32)),
@@ -135,7 +146,8 @@ class CameraConfig:
                    marker_offset=float(d.get("marker_offset", 0.65)), agree=s.get("agree", 2), hold=s.get("hold", 6),
                    occluded_squares=float(s.get("occluded_squares", 0.5)),
                    hand_squares=int(s.get("hand_squares", 2)),
-                   dark_on_light=float(s.get("dark_on_light", 0.2)), king_ratio=float(s.get("king_ratio", 1.5)),
+                   dark_on_light=float(s.get("dark_on_light", 0.2)),
+                   skin_squares=float(s.get("skin_squares", 0.25)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
 
 

@@ -102,15 +102,31 @@ def grid_from_markers(image: np.ndarray, n: int, marker_size: float, marker_offs
     return BoardGrid(n, _refine(_gray(image), _project(H, n)), "markers")
 
 
+SB_FLAGS = cv2.CALIB_CB_NORMALIZE_IMAGE | cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY
+
+
+def _views(image: np.ndarray):
+    """Single-channel views of the picture to look for the squares in, the grey one first. The squares'
+    pattern must stand out from what surrounds the board: a frame as dark as the dark squares, on a table
+    as dark as the frame, leaves the edge squares without an outline in grey (the pattern is not found);
+    in one of the colour channels the frame and the table part. Then each locally equalised (uneven light)."""
+    gray = _gray(image)
+    views = [gray] + ([image[..., k] for k in range(3)] if image.ndim == 3 else [])
+    yield from views
+    clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+    for view in views:
+        yield clahe.apply(np.ascontiguousarray(view))
+
+
 def grid_from_squares(image: np.ndarray, n: int) -> BoardGrid | None:
     """The grid from the empty board's own squares (its (n-1) x (n-1) inner corners); white's side unknown."""
     gray = _gray(image)
-    flags = cv2.CALIB_CB_NORMALIZE_IMAGE | cv2.CALIB_CB_EXHAUSTIVE | cv2.CALIB_CB_ACCURACY
-    ok, pts = cv2.findChessboardCornersSB(gray, (n - 1, n - 1), flags=flags)
-    if not ok:  # uneven light: try again on a locally equalised picture
-        clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(gray)
-        ok, pts = cv2.findChessboardCornersSB(clahe, (n - 1, n - 1), flags=flags)
-    if not ok:
+    pts = None
+    for view in _views(image):
+        ok, pts = cv2.findChessboardCornersSB(view, (n - 1, n - 1), flags=SB_FLAGS)
+        if ok:
+            break
+    else:
         return None
     inner = pts.reshape(n - 1, n - 1, 2).transpose(1, 0, 2).astype(np.float64)  # [i, j]: column i, row j
     a, b = inner[1, 0] - inner[0, 0], inner[0, 1] - inner[0, 0]

@@ -25,7 +25,7 @@ import numpy as np
 
 from rig.variants import Variant
 
-__all__ = ["Camera", "Lighting", "Hand", "Scene", "random_scene", "render", "SIDES", "SKINS", "drift",
+__all__ = ["Camera", "Lighting", "Hand", "Scene", "random_scene", "render", "SIDES", "SKINS", "SLEEVES", "drift",
            "FRAME", "MARKER_OFFSET", "MARKER_SIZE", "PIECE_R", "PIECE_H"]
 
 FRAME = 1.3          # frame width around the board, squares
@@ -34,6 +34,7 @@ MARKER_SIZE = 0.9    # marker side, squares
 PIECE_R = 0.38       # piece radius, squares
 PIECE_H = 0.2        # a man's height, squares
 SIDES = ("bottom", "left", "top", "right")  # where white sits in the picture
+SHADOW_SLOPE = (0.3, -0.3)  # a contact shadow's reach per square of a piece's height (the room's lamp)
 
 PALETTES = (  # light square, dark square, frame (RGB)
     ((236, 212, 168), (112, 74, 50), (176, 132, 84)),
@@ -43,6 +44,10 @@ PALETTES = (  # light square, dark square, frame (RGB)
 WHITE_PIECE = ((238, 237, 232), (200, 199, 196), (212, 211, 206))  # top, side, groove
 BLACK_PIECE = ((44, 42, 40), (26, 25, 25), (70, 68, 66))
 SKINS = ((236, 196, 170), (214, 164, 130), (178, 122, 88), (120, 80, 58), (92, 62, 48))
+#: sleeves (RGB; None: a bare arm): a white shirt, navy, grey, black, and a beige and a brown knit, the
+#: colours of the light and dark squares
+SLEEVES = (None, None, (232, 232, 228), (40, 48, 84), (128, 128, 130), (30, 30, 32), (222, 200, 160),
+           (112, 76, 52))
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class Hand:
     skin: tuple[int, int, int] = SKINS[1]
     carrying: str | None = None
     angle: float = 0.0
+    sleeve: tuple[int, int, int] | None = None  # the sleeve's colour from a little above the wrist; None: bare
 
 
 @dataclass(frozen=True)
@@ -177,6 +183,15 @@ def _draw_piece(img, proj, x, y, code, z0=0.0):
     cv2.polylines(img, [np.round(ring * 16).astype(np.int32)], True, groove, 1, cv2.LINE_AA, shift=4)
 
 
+def _cast_shadow(mask: np.ndarray, proj, x: float, y: float, layers: int) -> None:
+    """The contact shadow of a stack ``layers`` men high: the base's disc swept to the top's shadow, cast
+    ``SHADOW_SLOPE`` squares a square of height away from the lamp (a king's is twice as long)."""
+    h = layers * PIECE_H
+    base = _circle(x + SHADOW_SLOPE[0] * 0.1, y + SHADOW_SLOPE[1] * 0.1, 0, PIECE_R * 1.08)
+    tip = _circle(x + SHADOW_SLOPE[0] * h, y + SHADOW_SLOPE[1] * h, 0, PIECE_R * 1.08)
+    _hull(mask, proj(np.vstack([base, tip])), 255)
+
+
 def _draw_markers(img, proj, n):
     d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
     px = 60
@@ -226,6 +241,11 @@ def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
     pts = proj(arm)
     if np.all(np.isfinite(pts)):
         _hull(img, pts, dark)
+        if hand.sleeve is not None:  # the cuff a hand's length up the forearm, the sleeve wider
+            cuff = np.array(wrist) + (np.array(far) - np.array(wrist)) * 0.12
+            sleeve = np.array([[cuff[0] - 0.65, cuff[1], cuff[2]], [cuff[0] + 0.65, cuff[1], cuff[2]],
+                               [far[0] + 0.9, far[1], far[2]], [far[0] - 0.9, far[1], far[2]]])
+            _hull(img, proj(sleeve), tuple(int(c) for c in hand.sleeve))
     palm = np.array([w(0.75 * math.cos(a), 0.9 * math.sin(a) - 0.1) for a in np.linspace(0, 2 * math.pi, 24)])
     _poly(img, proj(palm), skin)
     for k, fx in enumerate((-0.5, -0.17, 0.17, 0.5)):
@@ -308,10 +328,11 @@ def render(scene: Scene, cover: bool = False):
     light_c, dark_c, frame_c = PALETTES[scene.palette % len(PALETTES)]
     b = FRAME
     _poly(img, proj(np.array([[-b, -b, 0], [n + b, -b, 0], [n + b, n + b, 0], [-b, n + b, 0]])), frame_c)
+    grain = random.Random(hash((n, scene.palette, scene.table)))  # one board's squares: the same every picture
     for f in range(n):
         for r in range(n):
             base = dark_c if v.is_dark(f, r) else light_c
-            c = tuple(int(min(255, max(0, ch + rng.uniform(-5, 5)))) for ch in base)
+            c = tuple(int(min(255, max(0, ch + grain.uniform(-5, 5)))) for ch in base)
             _poly(img, proj(np.array([[f, r, 0], [f + 1, r, 0], [f + 1, r + 1, 0], [f, r + 1, 0]])), c)
     if scene.markers:
         _draw_markers(img, proj, n)
@@ -322,7 +343,7 @@ def render(scene: Scene, cover: bool = False):
         f, r = v.coords(sq)
         dx, dy = scene.offsets.get(sq, (0.0, 0.0))
         placed.append((f + 0.5 + dx, r + 0.5 + dy, code))
-        _poly(shadow, proj(_circle(f + 0.56 + dx, r + 0.44 + dy, 0, PIECE_R * 1.08)), 255)
+        _cast_shadow(shadow, proj, f + 0.5 + dx, r + 0.5 + dy, 2 if code.isupper() else 1)
     img = _shade(img, cv2.GaussianBlur(shadow, (0, 0), 3.0), 0.35)
     placed.sort(key=lambda p: -np.hypot(p[0] - proj.C[0], p[1] - proj.C[1]))
     for x, y, code in placed:

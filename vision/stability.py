@@ -12,8 +12,10 @@ captured pieces come off after the capturing piece lands): the same position wit
 removed, or any legal move of the side to move with any of its captured pieces still standing. Colours
 and occupancy are compared. A king cannot appear or vanish but by a promotion, so an explained
 position carries the tracked kings, except on the promotion's square, where the camera's reading says
-whether the man was crowned (the engine checks that, CODEX 004 art. 42.O). Before the start position is seen,
-every agreed reading is emitted (setting up).
+whether the man was crowned (the engine checks that, CODEX 004 art. 42.O) when the view can tell a king
+there; where it cannot (``king unknown``), the rules' king stands. A reading let through unexplained, or one
+before the start, keeps on a square whose stack is unknown the tracked piece of that colour, else a man
+(the reading's code there). Before the start position is seen, every agreed reading is emitted (setting up).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class BoardWatcher:
         self._since = 0.0
         self._pending: HeldReading | None = None
         self._promoted: int | None = None   # the square of the last move's promotion
+        self._unknown: frozenset[int] = frozenset()  # squares of the reading being explained whose stack is unknown
         self.frames = self.occluded = 0
 
     @property
@@ -92,7 +95,8 @@ class BoardWatcher:
             self._run, self._run_len, self._since = key, 1, reading.t
         if self._run_len < self.agree:
             return []
-        pieces = dict(reading.squares)
+        pieces = self._settle(dict(reading.squares), reading.unknown)
+        self._unknown = reading.unknown
         if self.emitted is not None and _colours(pieces) == _colours(self.emitted) and (
                 self.board is not None or pieces == self.emitted):
             self._supersede(reading.t)
@@ -147,7 +151,7 @@ class BoardWatcher:
         if self._fits(seen, here, _colours(self.standing)):
             self.standing = {s: c for s, c in self.standing.items() if s in seen}
             out = self.board.piece_codes() | self.standing
-            if self._promoted is not None and self._promoted in pieces:
+            if self._promoted is not None and self._promoted in pieces and self._promoted not in self._unknown:
                 out[self._promoted] = pieces[self._promoted]
             return out
         before = self.board.piece_codes()
@@ -161,10 +165,21 @@ class BoardWatcher:
                                  if s in seen}
                 self._promoted = move.destination if move.promotes else None
                 out = after.piece_codes() | self.standing
-                if move.promotes:
+                if move.promotes and move.destination not in self._unknown:
                     out[move.destination] = pieces[move.destination]
                 return out
         return None
+
+    def _settle(self, pieces: dict[int, str], unknown: frozenset[int]) -> dict[int, str]:
+        """A reading's squares of unknown stack: the tracked piece where it has that colour (a king stays a
+        king, a man a man, but by a move), else the reading's man."""
+        if not unknown:
+            return pieces
+        known = (self.board.piece_codes() if self.board is not None else self.start.piece_codes()) | self.standing
+        for s in unknown & pieces.keys():
+            if known.get(s, "").lower() == pieces[s].lower():
+                pieces[s] = known[s]
+        return pieces
 
     @staticmethod
     def _fits(seen: dict[int, str], position: dict[int, str], may_stand: dict[int, str]) -> bool:

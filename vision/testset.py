@@ -3,8 +3,13 @@ seed (never stored).
 
 :func:`game_pictures` plays a game's moves with hands: the hand reaches for the piece, lifts it, carries
 it along its path, puts it down (a promoted man is put down crowned, two stacked), leaves, then removes
-the captured pieces one by one; between moves the board is seen hand-free a few times while the light
-drifts. Every picture comes with the truth: the pieces on the board, and whether a hand is over it.
+the captured pieces one by one (now and then with a hand-free picture between two removals); between moves
+the board is seen hand-free a few times while the light drifts. A pause inside a move stays under the
+reconstruction engine's ``stable_s`` (2 s) at the slowest rate the tests play pictures at (2 a second): a
+player removing captured pieces does not leave the board still that long (the simulator's human model,
+``rig.simulate.model``, takes 0.15-0.6 s between removals), else the engine rightly takes the move as
+finished with a captured piece standing (``capture-not-removed``). Every picture comes with the truth:
+the pieces on the board, and whether a hand is over it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Iterator
 from rig.board import Board
 from rig.move import Move
 from rig.variants import Variant
-from vision.render import Hand, Scene, SKINS, drift, random_scene
+from vision.render import Hand, Scene, SKINS, SLEEVES, drift, random_scene
 
 __all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene", "write_pictures"]
 
@@ -59,6 +64,7 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
     pieces = board.piece_codes()
     offsets = {s: (rng.uniform(-0.12, 0.12), rng.uniform(-0.12, 0.12)) for s in pieces}
     skin = {True: rng.choice(SKINS), False: rng.choice(SKINS)}
+    sleeve = {True: rng.choice(SLEEVES), False: rng.choice(SLEEVES)}
     n = [0]
 
     def picture(hands: tuple[Hand, ...], ply: int) -> Picture:
@@ -71,7 +77,8 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
 
     def hand(at, z, white, carrying=None) -> Hand:
         return Hand(at=(at[0] + rng.uniform(-0.2, 0.2), at[1] + rng.uniform(-0.2, 0.2)), z=z,
-                    side_y=-1 if white else 1, skin=skin[white], carrying=carrying, angle=rng.uniform(-0.4, 0.4))
+                    side_y=-1 if white else 1, skin=skin[white], carrying=carrying, angle=rng.uniform(-0.4, 0.4),
+                    sleeve=sleeve[white])
 
     for _ in range(still):
         yield picture((), 0)
@@ -98,9 +105,8 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
             taken = pieces.pop(s)
             offsets.pop(s, None)
             yield picture((hand(_centre(v, s), 1.8, white, taken),), ply)
-            if rng.random() < 0.4:
-                for _ in range(still):
-                    yield picture((), ply)
+            if rng.random() < 0.4:  # a pause between two removals: one picture (see the module's docstring)
+                yield picture((), ply)
         if move.captured:
             for _ in range(still):
                 yield picture((), ply)

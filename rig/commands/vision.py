@@ -106,6 +106,7 @@ def cmd_record_camera(args) -> int:
     to ``S.camera.jsonl`` next to the session."""
     from rig.commands import stop_on_signals
     from rig.session import Header, dump_event
+    from rig.board import Board
     from vision.capture import open_capture
     from vision.config import load_camera_config
     from vision.session import CameraBoard
@@ -117,15 +118,17 @@ def cmd_record_camera(args) -> int:
         ruleset = ruleset_for(config.variant, args.ruleset)
         if args.images is None and args.fps != 5.0:
             raise ValueError("--fps goes with --images (a camera runs at its own rate)")
+        if args.fen:
+            Board(config.variant, args.fen)  # raises on a FEN not of this board
         capture = open_capture(device=args.device, images=args.images, fps=args.fps, size=config.image_size)
         capture.open()
         if config.capture and capture.live:
             capture.lock(config.capture)
     except (RigError, ValueError, OSError) as exc:
         return _fail("record", exc)
-    board = CameraBoard(config)
-    header = Header(config.variant, ruleset, tags={"Event": args.event} if args.event else {},
-                    extra={"source": "camera"})
+    board = CameraBoard(config, args.fen)
+    header = Header(config.variant, ruleset, args.fen,
+                    tags={"Event": args.event} if args.event else {}, extra={"source": "camera"})
     out = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
     side = None if args.output == "-" else os.path.splitext(args.output)[0] + ".camera.jsonl"
 
@@ -171,6 +174,7 @@ def add_record_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", help="camera: /dev/videoN number, or 'pi' for the Pi camera (default 0)")
     p.add_argument("--images", metavar="DIR", help="camera: read the pictures of DIR in name order instead")
     p.add_argument("--fps", type=float, default=5.0, help="camera --images: pictures a second (default 5)")
+    p.add_argument("--fen", help="camera: the game starts from this position (PDN FEN), not the initial one")
 
 
 def add_calibrate_parser(targets) -> None:
