@@ -279,7 +279,7 @@ def hall(boards: int, viewers: int, interval: float, duration: float) -> dict:
             counts = [counts[0] + d["counts"][0], counts[1] + d["counts"][1]]
             late += d["connected"] > since
             viewer_cpu += d["cpu_s"]
-        info = httpx.get(f"http://127.0.0.1:{port}/api/hub").json()
+        info = httpx.get(f"http://127.0.0.1:{port}/api/hub", params={"since": since}).json()   # the window's
         lag, stamp_lag = info["write_lag_ms"], info.get("stamp_to_write_ms", {})
         pub.terminate()
         pub.wait(10)

@@ -77,6 +77,7 @@ def test_bad_requests_get_a_clear_4xx_and_change_nothing(served):
             (c.get("/api/boards?" + "x" * 5000), 414, "URL"),
             (c.get("/events?board=b%201"), 400, "board"),
             (c.get("/events?board=b7"), 404, "no board"),
+            (c.get("/api/hub?since=yesterday"), 400, "since"),
         ]
     for r, status, text in cases:
         assert r.status_code == status, (r.request.url, r.status_code, r.text)
@@ -168,7 +169,10 @@ def test_http11_viewers_are_written_directly_in_chunks_and_pinged_when_idle(serv
         time.sleep(0.02)
     stop.set()
     assert [g["seq"] for g in got] == [20, 21, 22, 23, 24, 25]       # httpx parsed every chunk
-    assert viewers.lag_ms()["n"] >= 5 and viewers.lag_ms(viewers.stamp_lags)["n"] >= 5
+    lags = httpx.get(server.url + "/api/hub").json()
+    assert lags["write_lag_ms"]["n"] >= 5 and lags["stamp_to_write_ms"]["n"] >= 5
+    later = httpx.get(server.url + "/api/hub", params={"since": time.time() + 60}).json()
+    assert later["write_lag_ms"] == later["stamp_to_write_ms"] == {"n": 0}   # only the writes from then on
     # an idle direct stream gets a ping (the fixture's ping_s is 1 s); the chunks are well framed
     raw = _raw_events(server.url, b"GET /events?board=b1 HTTP/1.1\r\nHost: x\r\n\r\n", b": ping")
     head, _, body = raw.partition(b"\r\n\r\n")

@@ -78,10 +78,10 @@ class Viewers:
         self.sent = 0
         #: seconds each write waited in the hub, from the change applied to its write to a viewer (the last ones;
         #: for the direct viewers, one per batch: to the batch's last write)
-        self.lags: deque[float] = deque(maxlen=20000)
+        self.lags: deque[tuple[float, float]] = deque(maxlen=20000)         # (time of the write, lag)
         #: seconds from a board's stamp (``ts``) to the last direct write of its change: the hub's side of the
         #: move-to-page latency, MQTT included (the rest is the network and the viewer)
-        self.stamp_lags: deque[float] = deque(maxlen=20000)
+        self.stamp_lags: deque[tuple[float, float]] = deque(maxlen=20000)
 
     def refuse(self, client: str) -> str | None:
         if len(self.subs) >= self.max_viewers:
@@ -139,9 +139,9 @@ class Viewers:
         if written is not None:
             written.wait(WRITE_WAIT_S)
 
-    def lag_ms(self, lags: deque[float] | None = None) -> dict[str, float]:
-        """p50, p99 and max of ``lags`` (the write lags by default), in ms."""
-        xs = sorted(self.lags if lags is None else lags)
+    def lag_ms(self, lags: deque[tuple[float, float]] | None = None, since: float = 0.0) -> dict[str, float]:
+        """p50, p99 and max of ``lags`` (the write lags by default) of the writes from ``since`` on, in ms."""
+        xs = sorted(lag for t, lag in (self.lags if lags is None else lags) if t >= since)
         if not xs:
             return {"n": 0}
         return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
@@ -194,12 +194,13 @@ class Viewers:
                     break
         if direct:
             done = time.time()
-            self.lags.append(done - min(made for _, _, made in items))
-            self.stamp_lags.extend(done - ts for ts in stamps)
+            self.lags.append((done, done - min(made for _, _, made in items)))
+            self.stamp_lags.extend((done, done - ts) for ts in stamps)
 
     def render(self, items: list[Item]) -> bytes:
         """One write for what gathered: each board's latest card only (a card is whole)."""
-        self.lags.append(time.time() - items[0][2])
+        now = time.time()
+        self.lags.append((now, now - items[0][2]))
         if len(items) == 1:
             return items[0][1]
         latest: dict[str, bytes] = {}
@@ -332,13 +333,17 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                              "games": hub.relay_status(rnd)})
 
     async def api_hub(request: Request) -> Response:
+        try:
+            since = float(request.query_params.get("since", 0.0))   # the lags of the writes from then on
+        except ValueError:
+            return _error(400, "since must be a time in seconds since the epoch")
         with hub.lock:
             problems = list(hub.problems)
             stats = dict(hub.stats)
         return JSONResponse({"tournament": hub.tournament, "rounds": hub.rounds(), "stats": stats,
                              "problems": problems, "viewers": len(viewers.subs), "refused": viewers.refused,
-                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms(),
-                             "stamp_to_write_ms": viewers.lag_ms(viewers.stamp_lags)})
+                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms(since=since),
+                             "stamp_to_write_ms": viewers.lag_ms(viewers.stamp_lags, since)})
 
     async def board_js(request: Request) -> Response:
         return FileResponse(BOARD_JS, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
