@@ -1,6 +1,6 @@
 """The hall at scale: one hub, 100 boards at tournament pace, 500 page viewers; move-to-page latency.
 
-    python bench/bench_hall.py [--boards 100] [--viewers 500] [--interval 10] [--duration 60]
+    python bench/bench_hall.py [--boards 100] [--viewers 500] [--interval 10] [--duration 60] [--viewer-procs 4]
 
 - a Mosquitto broker (Debian's) on a free loopback port;
 - ``rig hub`` in its own process (SQLite on disk, uvicorn), as in a hall;
@@ -43,8 +43,10 @@ from rig.hub.protocol import OFFLINE, ONLINE, Topics, encode  # noqa: E402
 from rig.simulate.games import load_pdn_games  # noqa: E402
 
 T = "bench"
-#: the viewers run in this many processes (one Python thread cannot read 500 busy streams on time)
-VIEWER_PROCS = 2
+#: the viewers run in this many processes (one Python thread cannot read 500 busy streams on time; in a hall
+#: they are 500 browsers on as many devices): with 2, a loaded machine's scheduler delayed the viewers' reads
+#: more than the hub's writes (compare the hub's own "board stamp -> socket write" figure the bench prints)
+VIEWER_PROCS = 4
 GAMES = [os.path.join(ROOT, "tests", "data", "international", "wk2003.pdn"),
          os.path.join(ROOT, "tests", "data", "brazilian", "luizlailo_olinda.pdn"),
          os.path.join(ROOT, "rig", "data", "demo", "international.pdn")]
