@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import threading
 import time
 
@@ -76,6 +77,7 @@ def test_bad_requests_get_a_clear_4xx_and_change_nothing(served):
             (c.get("/api/boards?" + "x" * 5000), 414, "URL"),
             (c.get("/events?board=b%201"), 400, "board"),
             (c.get("/events?board=b7"), 404, "no board"),
+            (c.get("/api/hub?since=yesterday"), 400, "since"),
         ]
     for r, status, text in cases:
         assert r.status_code == status, (r.request.url, r.status_code, r.text)
@@ -133,3 +135,55 @@ def test_a_flood_of_event_streams_is_refused_and_changes_nothing(served):
         time.sleep(0.1)
     assert r.status_code == 200
     assert state(hub) == before
+
+
+def _raw_events(url: str, request: bytes, until: bytes, timeout: float = 5.0) -> bytes:
+    """What a plain socket reads from an event stream until ``until`` appears."""
+    host, port = url.rsplit("/", 1)[1].split(":")
+    with socket.create_connection((host, int(port)), timeout=timeout) as s:
+        s.sendall(request)
+        got = b""
+        deadline = time.monotonic() + timeout
+        while until not in got and time.monotonic() < deadline:
+            data = s.recv(65536)
+            if not data:
+                break
+            got += data
+    return got
+
+
+def test_http11_viewers_are_written_directly_in_chunks_and_pinged_when_idle(served):
+    hub, server, msgs = served
+    viewers = server.config.app.viewers
+    got: list = []
+    stop = threading.Event()
+    t = threading.Thread(target=_events, args=(server.url + "/events", got, stop), daemon=True)
+    t.start()
+    deadline = time.monotonic() + 5
+    while not got and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [ch.sink is not None for ch, _, _ in viewers.subs.values()] == [True]   # uvicorn, HTTP/1.1: direct
+    for m in msgs[20:25]:                                            # one batch each: one event each
+        deliver(hub, "t", "b1", [m])
+    while got[-1]["seq"] != 25 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    stop.set()
+    assert [g["seq"] for g in got] == [20, 21, 22, 23, 24, 25]       # httpx parsed every chunk
+    lags = httpx.get(server.url + "/api/hub").json()
+    assert lags["write_lag_ms"]["n"] >= 5 and lags["stamp_to_write_ms"]["n"] >= 5
+    later = httpx.get(server.url + "/api/hub", params={"since": time.time() + 60}).json()
+    assert later["write_lag_ms"] == later["stamp_to_write_ms"] == {"n": 0}   # only the writes from then on
+    # an idle direct stream gets a ping (the fixture's ping_s is 1 s); the chunks are well framed
+    raw = _raw_events(server.url, b"GET /events?board=b1 HTTP/1.1\r\nHost: x\r\n\r\n", b": ping")
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower() and b": ping" in body
+    size, _, rest = body.partition(b"\r\n")
+    assert rest[:int(size, 16)].startswith(b"event: board\r\ndata: {")
+
+
+def test_an_http10_viewer_gets_the_queued_stream(served):
+    hub, server, msgs = served
+    raw = _raw_events(server.url, b"GET /events?board=b1 HTTP/1.0\r\n\r\n", b'"seq":20')
+    head, _, body = raw.partition(b"\r\n\r\n")
+    assert b"chunked" not in head.lower() and body.startswith(b"event: board\r\ndata: {")   # no chunk framing
+    assert b'"seq":20' in body

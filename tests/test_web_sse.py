@@ -8,7 +8,8 @@ import asyncio
 import json
 
 from rig.hub.web import Viewers, sse_event
-from rig.web.sse import PING, Channel, EventStream
+import rig.web.sse as sse_module
+from rig.web.sse import PING, Channel, EventStream, Sink, chunk
 
 
 def run(coro):
@@ -147,5 +148,96 @@ def test_viewers_get_their_boards_changes_and_a_viewer_too_far_behind_is_dropped
         # a batch with two cards of one board writes the latest only
         items = [("b1", b"old", 1.0), ("b2", b"x", 1.0), ("b1", b"new", 1.0)]
         assert v.render(items) == b"xnew"
+
+    run(main())
+
+
+class Transport:
+    """The part of an asyncio transport a :class:`Sink` uses: what was written, what is still unsent."""
+
+    def __init__(self, unsent: int = 0):
+        self.data: list[bytes] = []
+        self.unsent = unsent
+        self.closing = False
+        self.aborted = False
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def get_write_buffer_size(self) -> int:
+        return self.unsent
+
+    def write(self, data: bytes) -> None:
+        self.data.append(data)
+
+    def abort(self) -> None:
+        self.aborted = self.closing = True
+
+
+def test_chunk_frames_http11_chunks():
+    assert chunk(b"data: 1\r\n\r\n") == b"b\r\ndata: 1\r\n\r\n\r\n"
+    assert chunk(b"x" * 300).startswith(b"12c\r\n") and chunk(b"") == b""    # an empty chunk would end the body
+
+
+def test_an_attached_channel_writes_what_gathered_then_each_item_directly():
+    ch: Channel[bytes] = Channel()
+    assert ch.put(b"a") and ch.put(b"b")
+    t = Transport()
+    ch.attach(Sink(t), b"".join)
+    assert t.data == [chunk(b"ab")] and ch.items == []                     # what gathered: one chunk
+    assert ch.put(b"c") and ch.write(chunk(b"d"))
+    assert t.data[1:] == [chunk(b"c"), chunk(b"d")] and ch.writes == 3 and "direct" in repr(ch)
+    t.closing = True                                                       # the viewer went away
+    assert not ch.write(chunk(b"e")) and ch.closed and len(t.data) == 3
+
+
+def test_a_direct_viewer_too_far_behind_is_dropped_and_its_connection_aborted():
+    ch: Channel[bytes] = Channel()
+    t = Transport(unsent=2_000_000)
+    ch.attach(Sink(t, limit=1 << 20), b"".join)
+    assert not ch.write(chunk(b"x")) and ch.closed and t.aborted and t.data == []
+
+
+def test_a_direct_stream_is_written_by_the_publisher_and_pinged_when_idle(monkeypatch):
+    t = Transport()
+    monkeypatch.setattr(sse_module, "direct_sink", lambda scope, send, limit: Sink(t, limit))
+
+    async def main():
+        ch: Channel[bytes] = Channel()
+        client = Client()
+        stream = EventStream(ch, b"".join, first=b"data: 0\r\n\r\n", ping_s=0.1)
+        task = asyncio.ensure_future(stream(client.scope, client.receive, client.send))
+        await asyncio.sleep(0.01)
+        assert ch.sink is not None and client.bodies() == [b"data: 0\r\n\r\n"]
+        for _ in range(3):                                                 # busy: written, no ping
+            ch.write(chunk(b"data: 1\r\n\r\n"))
+            await asyncio.sleep(0.05)
+        assert chunk(PING) not in t.data
+        await asyncio.sleep(0.2)                                           # idle: a ping
+        assert t.data[-1] == chunk(PING)
+        client.gone.set()
+        await asyncio.wait_for(task, 1.0)
+        assert ch.closed and client.sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+
+    run(main())
+
+
+def test_direct_viewers_get_one_chunk_per_batch_framed_once():
+    async def main():
+        v = Viewers()
+        v.loop = asyncio.get_running_loop()
+        hall_t, game_t, other_t = Transport(), Transport(), Transport()
+        for t, board in ((hall_t, None), (game_t, "b1"), (other_t, "b3")):
+            _, ch = v.add("c", board)
+            ch.attach(Sink(t), v.render)
+        v._publish([("b1", 1, 1.0, sse_event(card("b1", 1, 1, 1.0))), ("b2", 1, 1.0, sse_event(card("b2", 1, 4, 1.0)))],
+                   [0.5, 0.5])
+        assert len(hall_t.data) == 1 and [e["board"] for e in events_of(hall_t.data[0])] == ["b1", "b2"]
+        assert len(game_t.data) == 1 and [e["board"] for e in events_of(game_t.data[0])] == ["b1"]
+        assert other_t.data == []                                          # nothing of b3's
+        assert hall_t.data[0] is not game_t.data[0] and v.sent == 3 and len(v.lags) == 1 and len(v.stamp_lags) == 2
+        hall_t.closing = True
+        v._publish([("b1", 1, 2.0, sse_event(card("b1", 1, 2, 2.0)))])
+        assert v.dropped == 1 and len(v.subs) == 2
 
     run(main())

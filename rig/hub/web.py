@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import os
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -33,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from rig.hub.protocol import check_id
 from rig.hub.service import Hub
 from rig.variants import BRAZILIAN, INTERNATIONAL, PORTUGUESE
-from rig.web.sse import Channel, EventStream
+from rig.web.sse import Channel, EventStream, chunk
 
 __all__ = ["create_app", "Viewers", "PDN_TYPE"]
 
@@ -46,6 +47,8 @@ BOARD_JS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web", "stat
 PDN_TYPE = "text/plain; charset=utf-8"
 MAX_URL = 2048
 MAX_BODY = 16384
+#: how long the hub's worker waits for a batch's writes before its SQLite transaction (a stopped loop)
+WRITE_WAIT_S = 1.0
 
 
 def _error(status: int, message: str, **headers: str) -> JSONResponse:
@@ -56,8 +59,9 @@ class Viewers:
     """The connected SSE viewers, each with a :class:`~rig.web.sse.Channel` the hub's changes are put into
     (never waits: a viewer that falls ``queue_size`` events behind is dropped; its browser reconnects and
     starts from a fresh state). Each change is encoded once, on the hub's worker thread; every viewer gets the
-    same bytes. The latest card of every board is kept encoded too, so a new viewer's first event costs no
-    lock and no JSON."""
+    same bytes. A viewer written to directly (:class:`~rig.web.sse.Sink`) gets one chunk per batch of changes,
+    framed once for all of them, written in the same pass over the viewers. The latest card of every board is
+    kept encoded too, so a new viewer's first event costs no lock and no JSON."""
 
     def __init__(self, max_viewers: int = 2000, max_per_client: int = 1000, queue_size: int = 512):
         self.max_viewers = max_viewers
@@ -72,8 +76,12 @@ class Viewers:
         self.refused = 0
         self.dropped = 0
         self.sent = 0
-        #: seconds each write waited in the hub, from the change applied to its write to a viewer (the last ones)
-        self.lags: deque[float] = deque(maxlen=20000)
+        #: seconds each write waited in the hub, from the change applied to its write to a viewer (the last ones;
+        #: for the direct viewers, one per batch: to the batch's last write)
+        self.lags: deque[tuple[float, float]] = deque(maxlen=20000)         # (time of the write, lag)
+        #: seconds from a board's stamp (``ts``) to the last direct write of its change: the hub's side of the
+        #: move-to-page latency, MQTT included (the rest is the network and the viewer)
+        self.stamp_lags: deque[tuple[float, float]] = deque(maxlen=20000)
 
     def refuse(self, client: str) -> str | None:
         if len(self.subs) >= self.max_viewers:
@@ -112,14 +120,28 @@ class Viewers:
         return self._hall
 
     def listener(self, summaries: list[dict[str, Any]]) -> None:
-        """Called on the hub's worker thread: encode each change once, hand them to the event loop."""
-        if self.loop is not None:
-            now = time.time()
-            payload = [(s["board"], int(s["round"]), s.get("hub_ts") or now, sse_event(s)) for s in summaries]
-            self.loop.call_soon_threadsafe(self._publish, payload)
+        """Called on the hub's worker thread: encode each change once, hand them to the event loop, and wait
+        (up to ``WRITE_WAIT_S``) until they are written: the worker's SQLite transaction, which follows, then
+        never takes the GIL from the writes (each socket write lets another thread take it, and a thread that
+        loses its core while holding it stalls the writes for a whole time slice on a busy machine)."""
+        loop = self.loop
+        if loop is None:
+            return
+        now = time.time()
+        payload = [(s["board"], int(s["round"]), s.get("hub_ts") or now, sse_event(s)) for s in summaries]
+        stamps = [float(s["ts"]) for s in summaries if isinstance(s.get("ts"), (int, float))]
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        written = None if on_loop else threading.Event()
+        loop.call_soon_threadsafe(self._publish, payload, stamps, written)
+        if written is not None:
+            written.wait(WRITE_WAIT_S)
 
-    def lag_ms(self) -> dict[str, float]:
-        xs = sorted(self.lags)
+    def lag_ms(self, lags: deque[tuple[float, float]] | None = None, since: float = 0.0) -> dict[str, float]:
+        """p50, p99 and max of ``lags`` (the write lags by default) of the writes from ``since`` on, in ms."""
+        xs = sorted(lag for t, lag in (self.lags if lags is None else lags) if t >= since)
         if not xs:
             return {"n": 0}
         return {"n": len(xs), "p50": round(1000 * xs[len(xs) // 2], 2),
@@ -132,11 +154,34 @@ class Viewers:
                 self.cards[b] = (rnd, made, data)
                 self._hall = None
 
-    def _publish(self, payload: list[tuple[str, int, float, bytes]]) -> None:
+    def _publish(self, payload: list[tuple[str, int, float, bytes]], stamps: list[float] = (),
+                 written: threading.Event | None = None) -> None:
+        try:
+            self._write(payload, stamps)
+        finally:
+            if written is not None:
+                written.set()
+
+    def _write(self, payload: list[tuple[str, int, float, bytes]], stamps: list[float]) -> None:
         self._cards(payload)
         items = [(b, data, made) for b, _, made, data in payload]
+        frames: dict[str | None, tuple[int, bytes]] | None = None     # None (the hall) or a board -> its chunk
+        direct = 0
         for key, (ch, board, _) in list(self.subs.items()):
             if ch.closed:                               # gone: its stream removes it
+                continue
+            if ch.sink is not None:
+                if frames is None:
+                    frames = _frames(items)
+                frame = frames.get(board)
+                if frame is None:                       # nothing of this viewer's board
+                    continue
+                direct += 1
+                if ch.write(frame[1]):
+                    self.sent += frame[0]
+                else:
+                    self.dropped += 1
+                    self.remove(key)
                 continue
             for item in items:
                 if board is not None and item[0] != board:
@@ -147,10 +192,15 @@ class Viewers:
                     self.dropped += 1
                     self.remove(key)
                     break
+        if direct:
+            done = time.time()
+            self.lags.append((done, done - min(made for _, _, made in items)))
+            self.stamp_lags.extend((done, done - ts) for ts in stamps)
 
     def render(self, items: list[Item]) -> bytes:
         """One write for what gathered: each board's latest card only (a card is whole)."""
-        self.lags.append(time.time() - items[0][2])
+        now = time.time()
+        self.lags.append((now, now - items[0][2]))
         if len(items) == 1:
             return items[0][1]
         latest: dict[str, bytes] = {}
@@ -158,6 +208,18 @@ class Viewers:
             latest.pop(b, None)
             latest[b] = data
         return b"".join(latest.values())
+
+
+def _frames(items: list[Item]) -> dict[str | None, tuple[int, bytes]]:
+    """The chunks of one batch, each framed once for every direct viewer: the hall's (each board's latest card)
+    and each board's own, with the number of events in it."""
+    latest: dict[str, bytes] = {}
+    for b, data, _ in items:
+        latest.pop(b, None)
+        latest[b] = data
+    out: dict[str | None, tuple[int, bytes]] = {b: (1, chunk(data)) for b, data in latest.items()}
+    out[None] = (len(latest), chunk(b"".join(latest.values())))
+    return out
 
 
 def sse_event(summary: dict[str, Any]) -> bytes:
@@ -270,12 +332,17 @@ def create_app(hub: Hub, *, max_viewers: int = 2000, max_per_client: int = 1000,
                              "games": hub.relay_status(rnd)})
 
     async def api_hub(request: Request) -> Response:
+        try:
+            since = float(request.query_params.get("since", 0.0))   # the lags of the writes from then on
+        except ValueError:
+            return _error(400, "since must be a time in seconds since the epoch")
         with hub.lock:
             problems = list(hub.problems)
             stats = dict(hub.stats)
         return JSONResponse({"tournament": hub.tournament, "rounds": hub.rounds(), "stats": stats,
                              "problems": problems, "viewers": len(viewers.subs), "refused": viewers.refused,
-                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms()})
+                             "dropped": viewers.dropped, "write_lag_ms": viewers.lag_ms(since=since),
+                             "stamp_to_write_ms": viewers.lag_ms(viewers.stamp_lags, since)})
 
     async def board_js(request: Request) -> Response:
         return FileResponse(BOARD_JS, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
