@@ -31,6 +31,7 @@ from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
+from rig.reconstruct.chainread import ChainReread
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
@@ -146,7 +147,7 @@ def _on_path(variant: Any, move: Move, square: int) -> bool:
     return False
 
 
-class FaultHandling(GhostHandling):
+class FaultHandling(GhostHandling, ChainReread):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -160,6 +161,7 @@ class FaultHandling(GhostHandling):
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._init_ghosts()
+        self._init_chainread()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
@@ -415,6 +417,7 @@ class FaultHandling(GhostHandling):
                                        tuple(seg.lift_order), seg.hints, self._index(board), first, fits, alts)
         if not settled:
             self._reread_alts = (len(self._plies), alts)     # the ply this segment's commit will write
+            self._open_reading(alts, seg.occ0)
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name

@@ -416,8 +416,12 @@ class Segmenter:
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
         With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
         explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
-        explains the board."""
+        explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
+        it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
+        if lifted is not None and self._open_readings and (expl is None or not (expl.legal and expl.exact)) \
+                and (reread := self._reread_turn(self._now, occ)) is not None:
+            expl = reread[0]
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
                 self._removal_plan = expl
@@ -435,6 +439,10 @@ class Segmenter:
     # -- lost positions ----------------------------------------------------------------------
 
     def _lose(self, t: float, occ: frozenset[int]) -> None:
+        reread = self._reread_turn(t, occ) if self._open_readings else None
+        if reread is not None:
+            self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
+            return
         squares = tuple(sorted(occ ^ self._seg.occ0))
         self._phase = LOST
         self._split = None
