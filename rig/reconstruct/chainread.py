@@ -15,6 +15,7 @@ moves from that reading on are read again: that is what the sensors showed, not 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -37,6 +38,8 @@ class OpenReading(NamedTuple):
     ply: int
     moves: tuple[Move, ...]
     occ0: frozenset[int]
+    stuck_origin: bool = False      # the moves' origins are the candidates for a stuck switch (the one read
+    #                                 is the sensor fault: re-reading the move moves the fault)
 
 
 class ChainReading(NamedTuple):
@@ -124,11 +127,12 @@ class ChainReread:
     def _init_chainread(self) -> None:
         self._open_readings: list[OpenReading] = []
 
-    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int]) -> None:
+    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], stuck_origin: bool = False) -> None:
         """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
         ply = len(self._plies)
         moves = tuple(dict.fromkeys(e.move for e in alts))
-        self._open_readings = [r for r in self._open_readings if r.ply < ply] + [OpenReading(ply, moves, occ0)]
+        self._open_readings = [r for r in self._open_readings if r.ply < ply] + [
+            OpenReading(ply, moves, occ0, stuck_origin)]
 
     def _live_readings(self) -> list[OpenReading]:
         """The open readings still to re-read: recent, their ply read as one of their moves, every ply from
@@ -163,7 +167,10 @@ class ChainReread:
             return None
         occ = self._occ if occ is None else occ
         masked = self._mask.squares
-        found = self._find_chain(turn_shown(self._seg, occ, masked, self._index))
+        # a stuck switch read under one of a move's candidate origins may be under another: all of them
+        # are read as the moves put them
+        unsure = frozenset(m.origin for r in self._open_readings if r.stuck_origin for m in r.moves)
+        found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index))
         if found is None:
             return None
         self._rewrite_chain(t, found, "the moves after it show which was played")
@@ -211,8 +218,12 @@ class ChainReread:
         for k in range(len(plies) - 1, first - 1, -1):
             self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
             plies.pop()
+        readings = self._open_readings
         self._open_readings = []
         self._reread_alts = None
+        for r in readings:
+            if r.stuck_origin and r.ply - first < len(found.steps):
+                self._move_stuck_fault(t, entries[r.ply - first].move.origin, found.steps[r.ply - first][0].origin)
         prev = olds[0]
         for entry, (move, after) in zip(entries, found.steps):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
@@ -229,3 +240,18 @@ class ChainReread:
                       f"{entries[changed].move_text} re-read as {move.text(name=name)}",
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
+
+    def _move_stuck_fault(self, t: float, old: int, new: int) -> None:
+        """The stuck switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move."""
+        if old == new:
+            return
+        for i, f in enumerate(self.sensor_faults):
+            if f.square == old and f.kind == "stuck-closed":
+                fault = self.sensor_faults[i] = replace(f, square=new)
+                self._emit(fault)
+                break
+        self._mask.remove(old)
+        self._mask_square(new, False)
+        name = self.variant.square_name
+        self._note(t, f"square {name(new)}: switch stuck-closed (not {name(old)}: the moves after it show which), "
+                      "masked from now on")

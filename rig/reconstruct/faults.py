@@ -37,6 +37,7 @@ from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.state import PLAY, PendingSplit
+from rig.reconstruct.unseen import UnseenReplies
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
 
@@ -147,7 +148,7 @@ def _on_path(variant: Any, move: Move, square: int) -> bool:
     return False
 
 
-class FaultHandling(GhostHandling, ChainReread):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 

@@ -181,6 +181,10 @@ class Segmenter:
                 and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
+        if c.up and not self._clock_mode and self._split is None and seg.changes and self._phase == PLAY \
+                and self._stuck_reply(c, occ | {c.square}):
+            seg = self._seg                   # the mover's move read, then a reply from a stuck switch
+            mover = self.board.turn
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move

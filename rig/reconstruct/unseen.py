@@ -1,0 +1,103 @@
+"""A reply a switch that failed mid-game hid, read when the mover starts again (docs/reconstruction.md,
+"Failing switches").
+
+Without a clock the engine commits a move when the opponent lifts a piece (or on a still board). A switch
+that sticks closed under the piece the opponent then plays shows no lift: the board shows the mover's move,
+then a square closing where the opponent can land, then the mover lifting again. No player plays a piece
+from nowhere, so a legal reply of the opponent onto that square whose origin never opened names the stuck
+switch: the mover's move and the reply are committed, the switch is a ``stuck-closed`` sensor fault (masked
+from then on), and the mover's lift begins his next move.
+
+:func:`stuck_origin_replies` is the pure reading; :class:`UnseenReplies` (mixed into the engine) acts on it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rig.board import Board
+from rig.move import Move
+from rig.reconstruct.matcher import Explanation, PositionIndex
+from rig.reconstruct.occupancy import SquareChange
+
+__all__ = ["stuck_origin_replies", "UnseenReplies"]
+
+
+def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozenset[int], occ: frozenset[int],
+                         moved: Iterable[int]) -> list[Move]:
+    """The legal replies of the side to move of ``after`` (the board reading ``occ_after``) that leave the board
+    reading ``occ`` when their origin's switch stays closed: every square as the reply leaves it but the
+    origin, which still reads occupied and did not change in the turn (``moved``: the squares that did)."""
+    moved = frozenset(moved)
+    out = []
+    for m in index.moves:
+        if m.origin in moved or m.origin not in occ:
+            continue
+        result = (occ_after - {m.origin}).difference(m.captured) | {m.destination}
+        if result | {m.origin} == occ:
+            out.append(m)
+    return out
+
+
+class UnseenReplies:
+    """The engine's side of :func:`stuck_origin_replies` (see the module docstring)."""
+
+    def _stuck_reply(self, c, occ_before: frozenset[int]) -> bool:
+        """Without a clock, the mover lifts a piece (``c``) while the board shows his move plus the landing of
+        a reply of his opponent whose origin never opened (``c`` may be a piece the reply captures): his move
+        is committed, the origin is a ``stuck-closed`` sensor fault (masked from now on), and the opponent's
+        turn is read from the landing on (``c`` is of it). Where two origins fit, the lowest is read and an observation says so (the moves after it may
+        show the other: chainread.py)."""
+        seg = self._seg
+        if self._clock_mode or self._split is not None or self._held is not None or not seg.changes:
+            return False
+        last = {ch.square: ch.t for ch in seg.changes}
+        # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
+        # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one)
+        changes = seg.changes
+        x = changes[-1].square
+        touch = self.settings.touch_s
+        if changes[-1].up or x == c.square or c.t - changes[-1].t < touch or len(changes) < 2 \
+                or changes[-1].t - changes[-2].t < touch:
+            return False
+        own = self._explain(occ_before)
+        if own is not None and own.legal and own.exact:
+            return False                  # the landing is the mover's own move
+        placed = [x]
+        moved = frozenset(last)
+        found = []
+        for x in placed:
+            occ_plan = occ_before - {x}
+            plan = self._explain(occ_plan)
+            if plan is None or not plan.legal or not plan.exact or x == plan.move.destination:
+                continue
+            after = self._physical_after(plan, occ_plan)
+            index = self._index(after)
+            for target in {occ_before, occ_before - {c.square}}:
+                replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - {x})
+                           if m.destination == x and (target == occ_before or c.square in m.captured)]
+                found.extend((plan, occ_plan, m) for m in replies)
+        if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
+                                                                                 for _, _, r in found):
+            return False
+        found.sort(key=lambda f: f[2].origin)
+        plan, occ_plan, reply = found[0]
+        replies = list(dict.fromkeys(r for _, _, r in found))
+        x = reply.destination
+        t_x = last[x]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
+        origin = reply.origin
+        self._fault(origin, "stuck-closed", t_x, f"{name(origin)} never opened, yet only the piece there reaches "
+                                                 f"{name(x)}: its switch is stuck closed", True)
+        if len(replies) > 1:
+            # the stuck switch is under one of the origins; the sensors cannot tell which yet: the lowest is
+            # read, an observation says so, and the moves after it may show the other (chainread.py)
+            self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, stuck_origin=True)
+            self._observe("illegal-move", t_x, tuple(sorted(r.origin for r in replies)),
+                          f"read as {reply.text(name=name)}", not mover, self._number,
+                          "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
+                          + f" explains the landing on {name(x)}; the sensors cannot tell which")
+        self._record_change(self._seg, SquareChange(t_x, x, False))
+        return True
