@@ -160,3 +160,16 @@ def test_reread_chain_takes_the_other_reading_only_when_it_alone_explains_portug
     assert found.current.move.text() == "14-18"
     # nothing open: nothing to re-read
     assert reread_chain([], [read, reply], lambda k: boards[k], lambda b: PositionIndex(b), accept) is None
+
+
+# -- a faulty switch read on one of two squares: the moves after it move the fault ---------------------------
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_mid_game_on_one_of_two_squares_moved_by_a_later_move_international_clock(health):
+    """37 dies before 41-37: 41-36 with 36 dead fits as well (an observation); 37x28 many moves later shows no
+    legal move under 41-36 but one under 41-37: the moves from there are read again and the fault moves to
+    37 (no illegal-move)."""
+    s, r, square = _midgame("international", 22, "dead", True, health, plies=60)
+    _exact(s, r, square, "dead")
+    assert _re_read(r, "41-37")

@@ -25,10 +25,13 @@ from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.state import Segment, Undo, snap
 
-__all__ = ["OpenReading", "ChainReading", "reread_chain", "turn_shown", "ChainReread", "REREAD_PLIES"]
+__all__ = ["OpenReading", "ChainReading", "fault_square", "reread_chain", "turn_shown", "ChainReread", "REREAD_PLIES",
+           "REREAD_FAULT_PLIES"]
 
-#: how many plies back an open reading is still re-read (the moves after it are read again with it)
+#: how many plies back an open reading is still re-read (the moves after it are read again with it); one that
+#: chose a faulty switch's square is kept longer: the piece it put on the wrong square may stand for long
 REREAD_PLIES = 4
+REREAD_FAULT_PLIES = 60
 
 
 class OpenReading(NamedTuple):
@@ -38,8 +41,14 @@ class OpenReading(NamedTuple):
     ply: int
     moves: tuple[Move, ...]
     occ0: frozenset[int]
-    stuck_origin: bool = False      # the moves' origins are the candidates for a stuck switch (the one read
-    #                                 is the sensor fault: re-reading the move moves the fault)
+    fault: str | None = None        # a sensor fault read with the move (``stuck-closed`` under its origin,
+    #                                 ``dead`` under its destination): re-reading the move moves the fault
+
+
+def fault_square(kind: str, move: Move) -> int:
+    """The square of a faulty switch ``kind`` that ``move`` implies: a stuck switch hid its lift, a dead one
+    its landing."""
+    return move.origin if kind == "stuck-closed" else move.destination
 
 
 class ChainReading(NamedTuple):
@@ -127,12 +136,12 @@ class ChainReread:
     def _init_chainread(self) -> None:
         self._open_readings: list[OpenReading] = []
 
-    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], stuck_origin: bool = False) -> None:
+    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None) -> None:
         """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
         ply = len(self._plies)
         moves = tuple(dict.fromkeys(e.move for e in alts))
         self._open_readings = [r for r in self._open_readings if r.ply < ply] + [
-            OpenReading(ply, moves, occ0, stuck_origin)]
+            OpenReading(ply, moves, occ0, fault)]
 
     def _live_readings(self) -> list[OpenReading]:
         """The open readings still to re-read: recent, their ply read as one of their moves, every ply from
@@ -141,7 +150,7 @@ class ChainReread:
         n = len(plies)
         keep = []
         for r in self._open_readings:
-            if r.ply >= n or r.ply < n - REREAD_PLIES:
+            if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
                 continue
             ply = plies[r.ply]
             if ply.withdrawn or ply.move is None or all(ply.move.key != m.key for m in r.moves):
@@ -156,24 +165,28 @@ class ChainReread:
                 return []
         return keep
 
-    def _reread_turn(self, t: float, occ: frozenset[int] | None = None
+    def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False
                      ) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move under the moves read: when taking an open reading the other
         way makes it one (:func:`reread_chain`), the moves from that reading on are read again (withdrawn
         from the record without a take-back, an observation says so) and the turn's move is returned, its
         segment now starting from the position they give, with the occupancy after it (masked squares as it
-        leaves them). None otherwise (nothing changed)."""
-        if not self._open_readings or self._split is not None or self._held is not None:
+        leaves them). None otherwise (nothing changed). ``committing``: called by the commit of the turn (a
+        held press or a cut segment is its own)."""
+        if not self._open_readings or not committing and (self._split is not None or self._held is not None):
             return None
         occ = self._occ if occ is None else occ
         masked = self._mask.squares
-        # a stuck switch read under one of a move's candidate origins may be under another: all of them
+        # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
-        unsure = frozenset(m.origin for r in self._open_readings if r.stuck_origin for m in r.moves)
+        unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index))
         if found is None:
             return None
+        held, split = self._held, self._split     # (``committing``: the commit under way uses them)
+        self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")
+        self._held, self._split = held, split
         return found.current, (occ - masked) | (_after(found.occ0, found.current.move) & masked)
 
     def _reread_freed(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
@@ -222,8 +235,9 @@ class ChainReread:
         self._open_readings = []
         self._reread_alts = None
         for r in readings:
-            if r.stuck_origin and r.ply - first < len(found.steps):
-                self._move_stuck_fault(t, entries[r.ply - first].move.origin, found.steps[r.ply - first][0].origin)
+            if r.fault and r.ply - first < len(found.steps):
+                self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
+                                 fault_square(r.fault, found.steps[r.ply - first][0]))
         prev = olds[0]
         for entry, (move, after) in zip(entries, found.steps):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
@@ -241,17 +255,18 @@ class ChainReread:
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
 
-    def _move_stuck_fault(self, t: float, old: int, new: int) -> None:
-        """The stuck switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move."""
+    def _move_fault(self, t: float, kind: str, old: int, new: int) -> None:
+        """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
+        (the mask takes the state the game gives the square once the moves are read again)."""
         if old == new:
             return
         for i, f in enumerate(self.sensor_faults):
-            if f.square == old and f.kind == "stuck-closed":
+            if f.square == old and f.kind == kind:
                 fault = self.sensor_faults[i] = replace(f, square=new)
                 self._emit(fault)
                 break
         self._mask.remove(old)
         self._mask_square(new, False)
         name = self.variant.square_name
-        self._note(t, f"square {name(new)}: switch stuck-closed (not {name(old)}: the moves after it show which), "
+        self._note(t, f"square {name(new)}: switch {kind} (not {name(old)}: the moves after it show which), "
                       "masked from now on")

@@ -218,7 +218,7 @@ class CommitPolicy:
             self._held_off_settled(None if other_side else expl.move, t)
         occ = self._occ if occ_after is None else occ_after
         if not other_side and self._open_readings and not (expl.legal and expl.exact):
-            reread = self._reread_turn(t, occ)      # an earlier open reading taken the other way explains it
+            reread = self._reread_turn(t, occ, committing=True)   # an earlier open reading explains it
             if reread is not None:
                 expl, occ = reread
         seg = self._seg

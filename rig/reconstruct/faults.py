@@ -402,6 +402,9 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
                       f"{name(square)} explains it, and its switch did not open")
         self._fault(square, kind, t, detail, square in seg.occ0)
         if len(squares) > 1:
+            # the moves after it may show which (chainread.py)
+            self._open_reading([Explanation(m, True, None) for m, sq, k in found if sq in squares and k == kind],
+                               seg.occ0, fault=kind)
             self._observe("illegal-move", t, tuple(squares), f"read as {board.move_text(expl.move, index.moves)}",
                           board.turn, self._number,
                           "a faulty switch on any of " + ", ".join(name(s) for s in squares) + " explains the "

@@ -438,7 +438,11 @@ class Segmenter:
                     return two
             return expl
         two = self._two_moves(occ)
-        return two if two is not None or not faults else self._fault_plan(occ, lifted)
+        if two is not None or not faults:
+            return two
+        if self._open_readings and (reread := self._reread_turn(self._now, occ)) is not None:
+            return reread[0]              # an earlier open reading taken the other way explains it
+        return self._fault_plan(occ, lifted)
 
     # -- lost positions ----------------------------------------------------------------------
 

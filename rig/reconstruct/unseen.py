@@ -94,7 +94,7 @@ class UnseenReplies:
         if len(replies) > 1:
             # the stuck switch is under one of the origins; the sensors cannot tell which yet: the lowest is
             # read, an observation says so, and the moves after it may show the other (chainread.py)
-            self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, stuck_origin=True)
+            self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, fault="stuck-closed")
             self._observe("illegal-move", t_x, tuple(sorted(r.origin for r in replies)),
                           f"read as {reply.text(name=name)}", not mover, self._number,
                           "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
