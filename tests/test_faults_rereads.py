@@ -173,3 +173,32 @@ def test_dead_mid_game_on_one_of_two_squares_moved_by_a_later_move_international
     s, r, square = _midgame("international", 22, "dead", True, health, plies=60)
     _exact(s, r, square, "dead")
     assert _re_read(r, "41-37")
+
+
+def test_dead_mid_game_on_one_of_two_squares_moved_by_a_later_capture_international_no_clock():
+    """The same without a clock: white's capture from 37 shows its landing and then the removal (a lift of a
+    black piece): under 41-37 that is the capture with its taken piece being lifted, so the moves are re-read
+    there."""
+    s, r, square = _midgame("international", 22, "dead", False, True, plies=60)
+    _exact(s, r, square, "dead")
+    assert _re_read(r, "41-37")
+
+
+# -- a switch that dies mid-game under the opponent's landing, without a clock ------------------------------
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_mid_game_reply_lands_unseen_brazilian_no_clock(health):
+    """a5 dies; white lifts b4 after black's a7-b6 and nothing closes, then black lifts f6: white's move went
+    to a dead switch (b4-a5 or b4-c5: an observation names both, the lowest is read), not the mover still at
+    work (no position-lost)."""
+    s, r, square = _midgame("brazilian", 10, "dead", False, health, plies=16)
+    _exact(s, r, square, "dead")
+    assert [o.squares for o in r.observations if "dead switch under any of" in o.why] == [(13, 14)]
+
+
+def test_dead_mid_game_reply_lands_unseen_one_square_brazilian_no_clock():
+    """b2 dies; white's a1-b2 shows only the lift, then black lifts e5: no two-moves, no wrong-piece-removed."""
+    s, r, square = _midgame("brazilian", 16, "dead", False, True, plies=24)
+    _exact(s, r, square, "dead")
+    assert r.observations == []

@@ -109,11 +109,12 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
     return best[0] if len(best) == 1 else None
 
 
-def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_of: Callable[[Board], PositionIndex]
-               ) -> Callable[[Board, frozenset[int]], Explanation | None]:
+def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_of: Callable[[Board], PositionIndex],
+               lifted: int | None = None) -> Callable[[Board, frozenset[int]], Explanation | None]:
     """For :func:`reread_chain`: the legal move the turn ``seg`` (the board reading ``occ``) shows exactly
     from a position, the masked squares as that position has them (either way where a move may have
-    gone onto or off one unseen, :func:`explain_masked`; unsettled is no reading)."""
+    gone onto or off one unseen, :func:`explain_masked`; unsettled is no reading). ``lifted``: a piece being
+    lifted, which may be one the move captured (still standing until then)."""
     lifts = tuple(seg.lift_order)
     landings = frozenset(seg.landings)
 
@@ -125,7 +126,9 @@ def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_
             expl, settled = explain_masked(board, cur, now, masked, landings, lifts, seg.hints, index, expl)
             if not settled:
                 return None
-        return expl if expl is not None and expl.legal and expl.exact else None
+        if expl is None or not expl.legal or expl.missing or not expl.standing <= {lifted}:
+            return None
+        return expl
 
     return accept
 
@@ -165,14 +168,15 @@ class ChainReread:
                 return []
         return keep
 
-    def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False
-                     ) -> tuple[Explanation, frozenset[int]] | None:
+    def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False,
+                     lifted: int | None = None) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move under the moves read: when taking an open reading the other
         way makes it one (:func:`reread_chain`), the moves from that reading on are read again (withdrawn
         from the record without a take-back, an observation says so) and the turn's move is returned, its
         segment now starting from the position they give, with the occupancy after it (masked squares as it
         leaves them). None otherwise (nothing changed). ``committing``: called by the commit of the turn (a
-        held press or a cut segment is its own)."""
+        held press or a cut segment is its own); ``lifted``: an opponent's piece being lifted, which may be
+        one the move captured."""
         if not self._open_readings or not committing and (self._split is not None or self._held is not None):
             return None
         occ = self._occ if occ is None else occ
@@ -180,7 +184,7 @@ class ChainReread:
         # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
         unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
-        found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index))
+        found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
             return None
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)

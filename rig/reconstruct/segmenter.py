@@ -248,6 +248,8 @@ class Segmenter:
                 elif self._split_captures(c.square) and not self._split_standing():
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
+                elif self._dead_landing(c):
+                    seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 elif self._mask.assumed and self._split_to_masked():
                     # the opponent's piece went to a masked square, unseen: his move is read as it stands,
                     # and this lift begins the reply (tentative, like any first lift of the side not to move)
@@ -423,8 +425,9 @@ class Segmenter:
         explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
         it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
-        if lifted is not None and self._open_readings and (expl is None or not (expl.legal and expl.exact)) \
-                and (reread := self._reread_turn(self._now, occ)) is not None:
+        if lifted is not None and self._open_readings and (expl is None or not expl.legal or expl.missing
+                                                           or not expl.standing <= {lifted}) \
+                and (reread := self._reread_turn(self._now, occ, lifted=lifted)) is not None:
             expl = reread[0]
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):

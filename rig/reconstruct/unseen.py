@@ -101,3 +101,45 @@ class UnseenReplies:
                           + f" explains the landing on {name(x)}; the sensors cannot tell which")
         self._record_change(self._seg, SquareChange(t_x, x, False))
         return True
+
+    def _dead_landing(self, c) -> bool:
+        """Without a clock, the opponent lifted a piece after the mover's move (``_split``), it stayed off, and
+        the mover now lifts one of his own (``c``): the opponent's piece was played onto a square whose switch
+        is dead (no player keeps a piece in hand while his opponent moves on). The mover's move, the dead
+        switch (masked from now on) and the opponent's move are read; ``c`` begins the mover's next move.
+        Where the piece could have gone to two squares, the lowest is read and an observation says so (the
+        moves after it may show the other: chainread.py)."""
+        split = self._split
+        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation):
+            return False
+        plan = split.plan
+        occ = self._occ | {c.square}      # before the lift
+        if not (plan.legal and plan.exact) or occ != split.occ - {split.square} \
+                or c.t - split.t < self.settings.touch_s:
+            return False
+        after = self._physical_after(plan, split.occ)
+        mask = self._mask
+        moves = [m for m in self._index(after).moves if m.origin == split.square and not m.captured
+                 and m.destination not in occ and m.destination not in mask]
+        if not moves:
+            return False
+        moves.sort(key=lambda m: m.destination)
+        move = moves[0]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._split = None
+        self._cut(split.index, split.t, plan, split.occ, f"{'black' if mover else 'white'} lifted "
+                                                        f"{name(split.square)}: his move starts")
+        dest = move.destination
+        self._fault(dest, "dead", split.t, f"{name(split.square)} was lifted and put down nowhere the switches "
+                                           f"see; the next move began: only {name(dest)} explains it, and its "
+                                           "switch did not close", True)
+        if len(moves) > 1:
+            self._open_reading([Explanation(m, True, None) for m in moves], self._seg.occ0, fault="dead")
+            self._observe("illegal-move", split.t, tuple(m.destination for m in moves),
+                          f"read as {move.text(name=name)}", not mover, self._number,
+                          "a dead switch under any of " + ", ".join(name(m.destination) for m in moves)
+                          + f" explains where {name(split.square)} went; the sensors cannot tell which")
+        self._commit(Explanation(move, True, None), c.t, f"{'white' if mover else 'black'} lifted "
+                                                         f"{name(c.square)} after the reply")
+        return True
