@@ -1,26 +1,29 @@
-"""A reply a switch that failed mid-game hid, read when the mover starts again (docs/reconstruction.md,
-"Failing switches").
+"""Replies a failing switch hid (docs/reconstruction.md, "Failing switches").
 
-Without a clock the engine commits a move when the opponent lifts a piece (or on a still board). A switch
-that sticks closed under the piece the opponent then plays shows no lift: the board shows the mover's move,
-then a square closing where the opponent can land, then the mover lifting again. No player plays a piece
-from nowhere, so a legal reply of the opponent onto that square whose origin never opened names the stuck
-switch: the mover's move and the reply are committed, the switch is a ``stuck-closed`` sensor fault (masked
-from then on), and the mover's lift begins his next move.
+- A reply from a masked square shows no lift: the opponent's first change after the board showed the mover's
+  move begins his turn (:meth:`UnseenReplies._masked_reply`).
+- Without a clock, a switch that sticks closed under the piece the opponent then plays shows no lift either:
+  the board shows the mover's move, a square closing where the opponent can land, then the mover lifting
+  again. No player plays a piece from nowhere, so a legal reply onto that square whose origin never opened
+  names the stuck switch (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
+- Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
+  landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
 
-:func:`stuck_origin_replies` is the pure reading; :class:`UnseenReplies` (mixed into the engine) acts on it.
+The fault is a ``sensor_faults`` item (masked from then on), never a player's irregularity; where two squares
+fit, the lowest is read, an observation says so, and the moves after it may show the other (chainread.py).
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
-from rig.reconstruct.matcher import Explanation, PositionIndex
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.state import PendingSplit
 
-__all__ = ["stuck_origin_replies", "UnseenReplies"]
+__all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
 
 def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozenset[int], occ: frozenset[int],
@@ -37,6 +40,22 @@ def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozense
         if result | {m.origin} == occ:
             out.append(m)
     return out
+
+
+def on_path(variant: Any, move: Move, square: int) -> bool:
+    """``square`` is a landing of ``move`` or a square its piece passes over on the way (a king slides along
+    the diagonal before it jumps; FMJD 002 art. 3.9)."""
+    path = move.path
+    if square in path[1:]:
+        return True
+    fx, rx = variant.coords(square)
+    for a, b in zip(path, path[1:]):
+        (fa, ra), (fb, rb) = variant.coords(a), variant.coords(b)
+        df, dr = fb - fa, rb - ra
+        if abs(df) == abs(dr) and df and abs(fx - fa) == abs(rx - ra) and (fx - fa) * df > 0 \
+                and (rx - ra) * dr > 0 and abs(fx - fa) < abs(df):
+            return True
+    return False
 
 
 class UnseenReplies:
@@ -143,3 +162,29 @@ class UnseenReplies:
         self._commit(Explanation(move, True, None), c.t, f"{'white' if mover else 'black'} lifted "
                                                          f"{name(c.square)} after the reply")
         return True
+
+    def _masked_reply(self, c, occ: frozenset[int]) -> bool:
+        """The opponent's move from a masked square shows no lift: his first change is a capture's removal
+        or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
+        move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
+        the opponent's turn. Not within ``touch_s`` of the mover's last change: a king sliding over the
+        squares of its path shows them closed for a moment, and the piece is still in his hand."""
+        prev = occ ^ {c.square}
+        seg = self._seg
+        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
+            return False
+        own = explain(self.board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                      self._index())
+        if own is not None and own.legal and own.exact:
+            return False                  # ``c`` completes a move of the mover, read with every square as it is
+        plan = self._explain(prev)
+        if plan is None or not plan.legal or not plan.exact:
+            return False
+        after = self._physical_after(plan, prev)
+        for m in self._index(after).moves:
+            if m.origin in self._mask and after.piece_at(m.origin) is not None and (
+                    c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
+                self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
+                self._resolve_split()
+                return True
+        return False
