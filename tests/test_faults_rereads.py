@@ -202,3 +202,11 @@ def test_dead_mid_game_reply_lands_unseen_one_square_brazilian_no_clock():
     s, r, square = _midgame("brazilian", 16, "dead", False, True, plies=24)
     _exact(s, r, square, "dead")
     assert r.observations == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_reply_onto_a_masked_stuck_square_is_no_dead_landing_brazilian_no_clock(health):
+    """f6-e5 onto the stuck (masked) e5 shows only the lift, then white lifts e3: the masked square's reading
+    is the game's, so the reply went there; no dead switch is inferred on g5."""
+    s, r = _read("brazilian", 0, "stuck-closed:15", False, health)
+    _exact(s, r, 15, "stuck-closed")

@@ -405,7 +405,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
                                        tuple(seg.lift_order), seg.hints, self._index(board), first, fits, alts)
         if not settled:
             self._reread_alts = (len(self._plies), alts)     # the ply this segment's commit will write
-            self._open_reading(alts, seg.occ0)
+        if len({e.move.key for e in alts}) > 1:
+            self._open_reading(alts, seg.occ0)     # the moves after it may tell (chainread.py)
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name

@@ -248,8 +248,6 @@ class Segmenter:
                 elif self._split_captures(c.square) and not self._split_standing():
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
-                elif self._dead_landing(c):
-                    seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 elif self._mask.assumed and self._split_to_masked():
                     # the opponent's piece went to a masked square, unseen: his move is read as it stands,
                     # and this lift begins the reply (tentative, like any first lift of the side not to move)
@@ -258,6 +256,8 @@ class Segmenter:
                     plan = self._plan(occ_before, c.square)
                     if plan is not None:
                         self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
+                elif self._dead_landing(c):
+                    seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 else:
                     self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
@@ -425,8 +425,8 @@ class Segmenter:
         explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
         it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
-        if lifted is not None and self._open_readings and (expl is None or not expl.legal or expl.missing
-                                                           or not expl.standing <= {lifted}) \
+        if self._open_readings and (expl is None or not expl.legal or expl.missing
+                                    or lifted is not None and not expl.standing <= {lifted}) \
                 and (reread := self._reread_turn(self._now, occ, lifted=lifted)) is not None:
             expl = reread[0]
         if expl is not None:

@@ -139,9 +139,9 @@ class UnseenReplies:
         after = self._physical_after(plan, split.occ)
         mask = self._mask
         moves = [m for m in self._index(after).moves if m.origin == split.square and not m.captured
-                 and m.destination not in occ and m.destination not in mask]
-        if not moves:
-            return False
+                 and m.destination not in occ]
+        if not moves or any(m.destination in mask for m in moves):
+            return False                  # (a masked square: its reading is the game's, _split_to_masked)
         moves.sort(key=lambda m: m.destination)
         move = moves[0]
         name = self.variant.square_name
