@@ -68,7 +68,8 @@ class UnseenReplies:
         turn is read from the landing on (``c`` is of it). Where two origins fit, the lowest is read and an observation says so (the moves after it may
         show the other: chainread.py)."""
         seg = self._seg
-        if self._clock_mode or self._split is not None or self._held is not None or not seg.changes:
+        if self._clock_mode or self._split is not None or self._held is not None or not seg.changes \
+                or self._diode_trouble():
             return False
         last = {ch.square: ch.t for ch in seg.changes}
         # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
@@ -121,6 +122,11 @@ class UnseenReplies:
         self._record_change(self._seg, SquareChange(t_x, x, False))
         return True
 
+    def _diode_trouble(self) -> bool:
+        """A missing diode is known or suspected: its ghosts, and the readings a scanner holds for them, can
+        show a square closing or staying open that no switch fault explains (ghostread.py reads those)."""
+        return bool(self._no_diode or self._diode_suspects or self._held_squares or self._ghost_masked)
+
     def _dead_landing(self, c) -> bool:
         """Without a clock, the opponent lifted a piece after the mover's move (``_split``), it stayed off, and
         the mover now lifts one of his own (``c``): the opponent's piece was played onto a square whose switch
@@ -129,7 +135,8 @@ class UnseenReplies:
         Where the piece could have gone to two squares, the lowest is read and an observation says so (the
         moves after it may show the other: chainread.py)."""
         split = self._split
-        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation):
+        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
+                or self._diode_trouble():
             return False
         plan = split.plan
         occ = self._occ | {c.square}      # before the lift
