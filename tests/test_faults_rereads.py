@@ -210,3 +210,12 @@ def test_reply_onto_a_masked_stuck_square_is_no_dead_landing_brazilian_no_clock(
     is the game's, so the reply went there; no dead switch is inferred on g5."""
     s, r = _read("brazilian", 0, "stuck-closed:15", False, health)
     _exact(s, r, 15, "stuck-closed")
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_mid_game_capture_onto_the_square_left_is_no_take_back_portuguese_clock(health):
+    """10 sticks; white's 10x19 lands where black's 19-14 came from, then takes 14 off: the board is as before
+    19-14, but the landing came before the lift (no hand puts a piece down before lifting it): no
+    move-taken-back; the press reads the capture from the stuck switch."""
+    s, r, square = _midgame("portuguese", 16, "stuck-closed", True, health, plies=24)
+    _exact(s, r, square, "stuck-closed")

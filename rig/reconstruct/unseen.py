@@ -195,3 +195,27 @@ class UnseenReplies:
                 self._resolve_split()
                 return True
         return False
+
+    def _stuck_capture_shown(self) -> bool:
+        """The board is back as it was before the last move, but the turn shows the landing on the square that
+        move left *before* the lift of the square it went to: no hand puts a piece down before lifting it, so
+        this is no take-back but the opponent's capture onto that square taking the piece, from a square whose
+        switch stayed closed (stuck; the press or the next lift reads it, :meth:`_fault_plan`)."""
+        undo = self._undo
+        if undo is None or self._diode_trouble():
+            return False
+        move = self._plies[undo.ply].move
+        if move is None or move.captured:
+            return False
+        placed = lifted = None
+        changed = set()
+        for ch in self._seg.changes:
+            changed.add(ch.square)
+            if ch.square == move.origin and not ch.up and placed is None:
+                placed = ch.t
+            elif ch.square == move.destination and ch.up and lifted is None:
+                lifted = ch.t
+        if placed is None or lifted is None or placed >= lifted:
+            return False
+        return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin not in changed
+                   and m.origin in self._occ for m in self._index().moves)
