@@ -71,15 +71,20 @@ class UnseenReplies:
         if self._clock_mode or self._split is not None or self._held is not None or not seg.changes \
                 or self._diode_trouble():
             return False
-        last = {ch.square: ch.t for ch in seg.changes}
         # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
-        # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one)
+        # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one); two squares
+        # newly occupied (the mover's landing and the reply's), or the landing on a square occupied when the
+        # turn began (the one the mover left): one move alone shows neither
         changes = seg.changes
         x = changes[-1].square
         touch = self.settings.touch_s
         if changes[-1].up or x == c.square or c.t - changes[-1].t < touch or len(changes) < 2 \
                 or changes[-1].t - changes[-2].t < touch:
             return False
+        occ0 = seg.occ0
+        if x not in occ0 and len(occ_before - occ0) < 2:
+            return False
+        last = {ch.square: ch.t for ch in changes}
         own = self._explain(occ_before)
         if own is not None and own.legal and own.exact:
             return False                  # the landing is the mover's own move
