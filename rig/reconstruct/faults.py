@@ -31,11 +31,13 @@ from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
+from rig.reconstruct.chainread import ChainReread
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
-from rig.reconstruct.state import PLAY, PendingSplit
+from rig.reconstruct.state import PLAY
+from rig.reconstruct.unseen import UnseenReplies
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
 
@@ -130,23 +132,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-def _on_path(variant: Any, move: Move, square: int) -> bool:
-    """``square`` is a landing of ``move`` or a square its piece passes over on the way (a king slides along
-    the diagonal before it jumps; FMJD 002 art. 3.9)."""
-    path = move.path
-    if square in path[1:]:
-        return True
-    fx, rx = variant.coords(square)
-    for a, b in zip(path, path[1:]):
-        (fa, ra), (fb, rb) = variant.coords(a), variant.coords(b)
-        df, dr = fb - fa, rb - ra
-        if abs(df) == abs(dr) and df and abs(fx - fa) == abs(rx - ra) and (fx - fa) * df > 0 \
-                and (rx - ra) * dr > 0 and abs(fx - fa) < abs(df):
-            return True
-    return False
-
-
-class FaultHandling(GhostHandling):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -160,6 +146,7 @@ class FaultHandling(GhostHandling):
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._init_ghosts()
+        self._init_chainread()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
@@ -399,6 +386,9 @@ class FaultHandling(GhostHandling):
                       f"{name(square)} explains it, and its switch did not open")
         self._fault(square, kind, t, detail, square in seg.occ0)
         if len(squares) > 1:
+            # the moves after it may show which (chainread.py)
+            self._open_reading([Explanation(m, True, None) for m, sq, k in found if sq in squares and k == kind],
+                               seg.occ0, fault=kind)
             self._observe("illegal-move", t, tuple(squares), f"read as {board.move_text(expl.move, index.moves)}",
                           board.turn, self._number,
                           "a faulty switch on any of " + ", ".join(name(s) for s in squares) + " explains the "
@@ -415,6 +405,8 @@ class FaultHandling(GhostHandling):
                                        tuple(seg.lift_order), seg.hints, self._index(board), first, fits, alts)
         if not settled:
             self._reread_alts = (len(self._plies), alts)     # the ply this segment's commit will write
+        if len({e.move.key for e in alts}) > 1:
+            self._open_reading(alts, seg.occ0)     # the moves after it may tell (chainread.py)
         if not settled and self._ambiguous_seg is not seg and expl is not None:
             self._ambiguous_seg = seg
             name = self.variant.square_name
@@ -466,29 +458,3 @@ class FaultHandling(GhostHandling):
         """The opponent's piece lifted last is one the mover's capture took (his removal, not a reply)."""
         split = self._split
         return split is not None and isinstance(split.plan, Explanation) and split.square in split.plan.move.captured
-
-    def _masked_reply(self, c, occ: frozenset[int]) -> bool:
-        """The opponent's move from a masked square shows no lift: his first change is a capture's removal
-        or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
-        move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
-        the opponent's turn. Not within ``touch_s`` of the mover's last change: a king sliding over the
-        squares of its path shows them closed for a moment, and the piece is still in his hand."""
-        prev = occ ^ {c.square}
-        seg = self._seg
-        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
-            return False
-        own = explain(self.board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
-                      self._index())
-        if own is not None and own.legal and own.exact:
-            return False                  # ``c`` completes a move of the mover, read with every square as it is
-        plan = self._explain(prev)
-        if plan is None or not plan.legal or not plan.exact:
-            return False
-        after = self._physical_after(plan, prev)
-        for m in self._index(after).moves:
-            if m.origin in self._mask and after.piece_at(m.origin) is not None and (
-                    c.square in m.captured if c.up else _on_path(self.variant, m, c.square)):
-                self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
-                self._resolve_split()
-                return True
-        return False

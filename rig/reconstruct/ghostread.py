@@ -65,7 +65,7 @@ class GhostHandling:
         if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
             self._reread_undo = self._undo        # kept while the opponent's move may follow it
         freed = masked - ghosts
-        if freed and self._reread_alts is not None:
+        if freed and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
             self._reread(t, occupied, freed)
         for square in freed:
             masked.discard(square)

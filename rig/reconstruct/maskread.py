@@ -21,7 +21,8 @@ def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], mask
     the game gave them at the turn's start: a move onto or off one is not seen there). ``first``: the
     reading with the masked squares as they are. Returns (explanation, settled): ``settled`` is False when
     two different legal moves explain the board exactly and neither ``fits`` (the frame as the switches and
-    diodes would read it after the move) nor the lifts tell which was played."""
+    diodes would read it after the move) nor the lifts tell which was played. ``alternatives`` gets the moves
+    that fitted when the choice is unsettled, or was settled by the frame alone (a frame can mislead)."""
     best = first
     exact = [first] if first is not None and first.legal and first.exact else []
     for flips in _flip_sets(index, occ0, occ, masked):
@@ -36,6 +37,8 @@ def explain_masked(board: Board, occ0: frozenset[int], occ: frozenset[int], mask
         if fits is not None:
             fitting = [e for e in exact if fits(e)]
             if fitting and len({e.move.key for e in fitting}) == 1:
+                if alternatives is not None:
+                    alternatives.extend(exact)        # the frame told: the others stay open to the game
                 return fitting[0], True
             exact = fitting or exact
         lifted = [e for e in exact if e.move.origin in lift_order]

@@ -124,7 +124,8 @@ class RecordBuilder:
             return False                  # nothing to correct, and not put back: the usual change
         open_irr = [i for i in ply.irregularities if self.irregularities[i].status == OPEN]
         if occ == undo.occ_before and occ != self._seg.occ0 and not (self._mask.assumed
-                                                                     and self._masked_move_shows(occ)):
+                                                                     and self._masked_move_shows(occ)) \
+                and not self._stuck_capture_shown():
             entry = self._withdraw(t, undo)
             if open_irr:
                 for i in open_irr:

@@ -181,6 +181,10 @@ class Segmenter:
                 and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
+        if c.up and not self._clock_mode and self._split is None and seg.changes and self._phase == PLAY \
+                and self._stuck_reply(c, occ | {c.square}):
+            seg = self._seg                   # the mover's move read, then a reply from a stuck switch
+            mover = self.board.turn
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
@@ -252,6 +256,8 @@ class Segmenter:
                     plan = self._plan(occ_before, c.square)
                     if plan is not None:
                         self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
+                elif self._dead_landing(c):
+                    seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 else:
                     self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
@@ -416,8 +422,13 @@ class Segmenter:
         """The mover's move(s) the board shows at ``occ``: an explanation, a two-move pair, or None.
         With ``lifted`` (an opponent's square just lifted) None also when that lift is a removal (the
         explanation is then kept in ``_removal_plan``). ``faults``: try a faulty switch when nothing else
-        explains the board."""
+        explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
+        it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
+        if self._open_readings and (expl is None or not expl.legal or expl.missing
+                                    or lifted is not None and not expl.standing <= {lifted}) \
+                and (reread := self._reread_turn(self._now, occ, lifted=lifted)) is not None:
+            expl = reread[0]
         if expl is not None:
             if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
                 self._removal_plan = expl
@@ -430,11 +441,19 @@ class Segmenter:
                     return two
             return expl
         two = self._two_moves(occ)
-        return two if two is not None or not faults else self._fault_plan(occ, lifted)
+        if two is not None or not faults:
+            return two
+        if self._open_readings and (reread := self._reread_turn(self._now, occ)) is not None:
+            return reread[0]              # an earlier open reading taken the other way explains it
+        return self._fault_plan(occ, lifted)
 
     # -- lost positions ----------------------------------------------------------------------
 
     def _lose(self, t: float, occ: frozenset[int]) -> None:
+        reread = self._reread_turn(t, occ) if self._open_readings else None
+        if reread is not None:
+            self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
+            return
         squares = tuple(sorted(occ ^ self._seg.occ0))
         self._phase = LOST
         self._split = None

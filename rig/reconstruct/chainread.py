@@ -1,0 +1,276 @@
+"""Re-reading a move that a masked board left open, from the moves after it (docs/reconstruction.md, "Failing
+switches").
+
+Where a masked square (a missing diode's rectangle, a faulty switch) leaves two legal moves that explain a
+turn exactly and neither the lifts nor the frame tell which (an observation), the engine reads one. The game
+itself may tell later: the piece that went to the other square is played from there (8-13 read as 8-12, then
+13-19 shows as 12-19, not a move), or a rectangle breaks and the square reads what stands on it. When the
+board a turn shows is explained by no legal move under the reading taken but exactly by one legal move once
+an earlier open reading is taken the other way (every move between them staying the same legal move), the
+moves from that reading on are read again: that is what the sensors showed, not a player's irregularity.
+
+:func:`reread_chain` is the pure search; :class:`ChainReread` (mixed into
+:class:`rig.reconstruct.faults.FaultHandling`) keeps the open readings and rewrites the record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import product
+from typing import Any, Callable, NamedTuple, Sequence
+
+from rig.board import Board
+from rig.move import Move
+from rig.reconstruct.maskread import explain_masked
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.state import Segment, Undo, snap
+
+__all__ = ["OpenReading", "ChainReading", "fault_square", "reread_chain", "turn_shown", "ChainReread", "REREAD_PLIES",
+           "REREAD_FAULT_PLIES"]
+
+#: how many plies back an open reading is still re-read (the moves after it are read again with it); one that
+#: chose a faulty switch's square is kept longer: the piece it put on the wrong square may stand for long
+REREAD_PLIES = 4
+REREAD_FAULT_PLIES = 60
+
+
+class OpenReading(NamedTuple):
+    """A turn two legal moves explained on a masked board: its ply, the moves that fitted, the occupancy
+    the turn started from (masked squares as the game then gave them)."""
+
+    ply: int
+    moves: tuple[Move, ...]
+    occ0: frozenset[int]
+    fault: str | None = None        # a sensor fault read with the move (``stuck-closed`` under its origin,
+    #                                 ``dead`` under its destination): re-reading the move moves the fault
+
+
+def fault_square(kind: str, move: Move) -> int:
+    """The square of a faulty switch ``kind`` that ``move`` implies: a stuck switch hid its lift, a dead one
+    its landing."""
+    return move.origin if kind == "stuck-closed" else move.destination
+
+
+class ChainReading(NamedTuple):
+    """The moves from an open reading's ply on, read again, and the current turn's move after them."""
+
+    first: int                                         # the first ply read again
+    steps: tuple[tuple[Move, frozenset[int]], ...]     # each move and the occupancy after it
+    board: Board                                       # the position after them
+    occ0: frozenset[int]                               # its occupancy (the current turn's start)
+    current: Any                                       # what the board shows from there (``accept``'s value)
+
+
+def _after(occ: frozenset[int], move: Move) -> frozenset[int]:
+    return (occ - {move.origin}).difference(move.captured) | {move.destination}
+
+
+def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_at: Callable[[int], Board],
+                 index_of: Callable[[Board], PositionIndex],
+                 accept: Callable[[Board, frozenset[int]], Any]) -> ChainReading | None:
+    """The one way of taking the open ``readings`` otherwise that the board now shows: ``accept(position,
+    occupancy)`` gives what the board shows after the moves read that way (the current turn's move), or None
+    when it contradicts them. ``played``: the moves read from the first open reading's ply on (each legal, as
+    the record has them); ``board_at(ply)``: the position before that ply. Every move between keeps being the
+    same legal move; the way that changes the fewest readings wins (a reading nothing contradicts stays).
+    None when no way fits, or two with as few changes (the sensors do not tell)."""
+    if not readings:
+        return None
+    first = readings[0].ply
+    options: list[tuple[Move, ...]] = []
+    by_ply = {r.ply: r for r in readings}
+    for k, move in enumerate(played):
+        r = by_ply.get(first + k)
+        options.append(tuple(dict.fromkeys([move, *r.moves]).keys()) if r is not None else (move,))
+    found: list[tuple[int, ChainReading]] = []
+    for combo in product(*options):
+        changed = sum(a is not b for a, b in zip(combo, played))
+        if not changed:
+            continue                      # the reading taken: it is what the board contradicts
+        board = snap(board_at(first))
+        cur = readings[0].occ0
+        steps: list[tuple[Move, frozenset[int]]] = []
+        for move in combo:
+            if not any(m.key == move.key for m in index_of(board).moves):
+                break
+            cur = _after(cur, move)
+            steps.append((move, cur))
+            board = snap(board)
+            board.push(move)
+            board = snap(board)
+        else:
+            shown = accept(board, cur)
+            if shown is not None:
+                found.append((changed, ChainReading(first, tuple(steps), board, cur, shown)))
+    if not found:
+        return None
+    fewest = min(n for n, _ in found)
+    best = [c for n, c in found if n == fewest]
+    return best[0] if len(best) == 1 else None
+
+
+def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_of: Callable[[Board], PositionIndex],
+               lifted: int | None = None) -> Callable[[Board, frozenset[int]], Explanation | None]:
+    """For :func:`reread_chain`: the legal move the turn ``seg`` (the board reading ``occ``) shows exactly
+    from a position, the masked squares as that position has them (either way where a move may have
+    gone onto or off one unseen, :func:`explain_masked`; unsettled is no reading). ``lifted``: a piece being
+    lifted, which may be one the move captured (still standing until then)."""
+    lifts = tuple(seg.lift_order)
+    landings = frozenset(seg.landings)
+
+    def accept(board: Board, cur: frozenset[int]) -> Explanation | None:
+        now = (occ - masked) | (cur & masked)
+        index = index_of(board)
+        expl = explain(board, cur, now, landings, lifts, seg.hints, index)
+        if masked and (expl is None or not (expl.legal and expl.exact)):
+            expl, settled = explain_masked(board, cur, now, masked, landings, lifts, seg.hints, index, expl)
+            if not settled:
+                return None
+        if expl is None or not expl.legal or expl.missing or not expl.standing <= {lifted}:
+            return None
+        return expl
+
+    return accept
+
+
+class ChainReread:
+    """The engine's side of :func:`reread_chain` (see the module docstring)."""
+
+    def _init_chainread(self) -> None:
+        self._open_readings: list[OpenReading] = []
+
+    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None) -> None:
+        """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
+        ply = len(self._plies)
+        moves = tuple(dict.fromkeys(e.move for e in alts))
+        self._open_readings = [r for r in self._open_readings if r.ply < ply] + [
+            OpenReading(ply, moves, occ0, fault)]
+
+    def _live_readings(self) -> list[OpenReading]:
+        """The open readings still to re-read: recent, their ply read as one of their moves, every ply from
+        the first on a legal move of the record."""
+        plies = self._plies
+        n = len(plies)
+        keep = []
+        for r in self._open_readings:
+            if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
+                continue
+            ply = plies[r.ply]
+            if ply.withdrawn or ply.move is None or all(ply.move.key != m.key for m in r.moves):
+                continue
+            keep.append(r)
+        self._open_readings = keep
+        if not keep:
+            return []
+        for ply in plies[keep[0].ply:]:
+            if ply.withdrawn or ply.move is None or not ply.legal or ply.setup_before is not None \
+                    or ply.needs_setup or ply.setup_only:
+                return []
+        return keep
+
+    def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False,
+                     lifted: int | None = None) -> tuple[Explanation, frozenset[int]] | None:
+        """The current turn shows no legal move under the moves read: when taking an open reading the other
+        way makes it one (:func:`reread_chain`), the moves from that reading on are read again (withdrawn
+        from the record without a take-back, an observation says so) and the turn's move is returned, its
+        segment now starting from the position they give, with the occupancy after it (masked squares as it
+        leaves them). None otherwise (nothing changed). ``committing``: called by the commit of the turn (a
+        held press or a cut segment is its own); ``lifted``: an opponent's piece being lifted, which may be
+        one the move captured."""
+        if not self._open_readings or not committing and (self._split is not None or self._held is not None):
+            return None
+        occ = self._occ if occ is None else occ
+        masked = self._mask.squares
+        # a faulty switch read under one of a move's candidate squares may be under another: all of them
+        # are read as the moves put them
+        unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
+        found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
+        if found is None:
+            return None
+        held, split = self._held, self._split     # (``committing``: the commit under way uses them)
+        self._held = self._split = None
+        self._rewrite_chain(t, found, "the moves after it show which was played")
+        self._held, self._split = held, split
+        return found.current, (occ - masked) | (_after(found.occ0, found.current.move) & masked)
+
+    def _reread_freed(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
+        """A missing diode's rectangle broke and its squares read again: when what they read contradicts the
+        game but fits it with an open reading taken the other way, the moves from that reading on are read
+        again (also while the next turn is under way: its changes stay, from the position they give)."""
+        if not self._open_readings or self._split is not None or self._held is not None:
+            return False
+        occ = self._occ
+        if all((s in occupied) == (s in occ) for s in freed):
+            return False
+
+        def accept(board: Board, cur: frozenset[int]) -> bool | None:
+            return None if any((s in occupied) != (s in cur) for s in freed) else True
+
+        found = self._find_chain(accept)
+        if found is None:
+            return False
+        self._rewrite_chain(t, found, "the squares a missing diode's rectangle freed show which was played")
+        return True
+
+    def _find_chain(self, accept) -> ChainReading | None:
+        readings = self._live_readings()
+        if not readings:
+            return None
+        plies = self._plies
+        first = readings[0].ply
+        return reread_chain(readings, [p.move for p in plies[first:]], lambda k: plies[k].board_before,
+                            self._index, accept)
+
+    def _rewrite_chain(self, t: float, found: ChainReading, why: str) -> None:
+        """Withdraw the plies from ``found.first`` on (misreadings, not moves taken back: out of the record)
+        and commit the moves ``found`` reads; the turn under way keeps its changes, from the position they
+        give (masked squares as the game now has them)."""
+        plies = self._plies
+        first = found.first
+        seg = self._seg
+        entries = [self.moves[self._entry_of(p)] for p in plies[first:]]
+        olds = [self._open_readings[0].occ0]
+        for ply in plies[first:-1]:
+            olds.append(_after(olds[-1], ply.move))
+        for k in range(len(plies) - 1, first - 1, -1):
+            self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
+            plies.pop()
+        readings = self._open_readings
+        self._open_readings = []
+        self._reread_alts = None
+        for r in readings:
+            if r.fault and r.ply - first < len(found.steps):
+                self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
+                                 fault_square(r.fault, found.steps[r.ply - first][0]))
+        prev = olds[0]
+        for entry, (move, after) in zip(entries, found.steps):
+            self._seg = Segment(entry.t, prev, pieces=self._pieces)
+            self._commit(Explanation(move, True, None), entry.t, "re-read from the moves after it", occ_after=after)
+            prev = after
+        for square in list(self._mask.assumed):
+            self._mask_square(square, self.board.piece_at(square) is not None)
+        seg.occ0 = found.occ0
+        self._seg = seg
+        name = self.variant.square_name
+        changed = next(k for k, (m, _) in enumerate(found.steps) if m.key != entries[k].move.key)
+        move = found.steps[changed][0]
+        self._observe("illegal-move", t, (move.origin, move.destination),
+                      f"{entries[changed].move_text} re-read as {move.text(name=name)}",
+                      entries[changed].side == "white", entries[changed].number,
+                      f"a masked square left two moves possible; {why}")
+
+    def _move_fault(self, t: float, kind: str, old: int, new: int) -> None:
+        """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
+        (the mask takes the state the game gives the square once the moves are read again)."""
+        if old == new:
+            return
+        for i, f in enumerate(self.sensor_faults):
+            if f.square == old and f.kind == kind:
+                fault = self.sensor_faults[i] = replace(f, square=new)
+                self._emit(fault)
+                break
+        self._mask.remove(old)
+        self._mask_square(new, False)
+        name = self.variant.square_name
+        self._note(t, f"square {name(new)}: switch {kind} (not {name(old)}: the moves after it show which), "
+                      "masked from now on")

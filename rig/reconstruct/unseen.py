@@ -1,0 +1,226 @@
+"""Replies a failing switch hid (docs/reconstruction.md, "Failing switches").
+
+- A reply from a masked square shows no lift: the opponent's first change after the board showed the mover's
+  move begins his turn (:meth:`UnseenReplies._masked_reply`).
+- Without a clock, a switch that sticks closed under the piece the opponent then plays shows no lift either:
+  the board shows the mover's move, a square closing where the opponent can land, then the mover lifting
+  again. No player plays a piece from nowhere, so a legal reply onto that square whose origin never opened
+  names the stuck switch (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
+- Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
+  landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
+
+The fault is a ``sensor_faults`` item (masked from then on), never a player's irregularity; where two squares
+fit, the lowest is read, an observation says so, and the moves after it may show the other (chainread.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from rig.board import Board
+from rig.move import Move
+from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.state import PendingSplit
+
+__all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
+
+
+def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozenset[int], occ: frozenset[int],
+                         moved: Iterable[int]) -> list[Move]:
+    """The legal replies of the side to move of ``after`` (the board reading ``occ_after``) that leave the board
+    reading ``occ`` when their origin's switch stays closed: every square as the reply leaves it but the
+    origin, which still reads occupied and did not change in the turn (``moved``: the squares that did)."""
+    moved = frozenset(moved)
+    out = []
+    for m in index.moves:
+        if m.origin in moved or m.origin not in occ:
+            continue
+        result = (occ_after - {m.origin}).difference(m.captured) | {m.destination}
+        if result | {m.origin} == occ:
+            out.append(m)
+    return out
+
+
+def on_path(variant: Any, move: Move, square: int) -> bool:
+    """``square`` is a landing of ``move`` or a square its piece passes over on the way (a king slides along
+    the diagonal before it jumps; FMJD 002 art. 3.9)."""
+    path = move.path
+    if square in path[1:]:
+        return True
+    fx, rx = variant.coords(square)
+    for a, b in zip(path, path[1:]):
+        (fa, ra), (fb, rb) = variant.coords(a), variant.coords(b)
+        df, dr = fb - fa, rb - ra
+        if abs(df) == abs(dr) and df and abs(fx - fa) == abs(rx - ra) and (fx - fa) * df > 0 \
+                and (rx - ra) * dr > 0 and abs(fx - fa) < abs(df):
+            return True
+    return False
+
+
+class UnseenReplies:
+    """The engine's side of :func:`stuck_origin_replies` (see the module docstring)."""
+
+    def _stuck_reply(self, c, occ_before: frozenset[int]) -> bool:
+        """Without a clock, the mover lifts a piece (``c``) while the board shows his move plus the landing of
+        a reply of his opponent whose origin never opened (``c`` may be a piece the reply captures): his move
+        is committed, the origin is a ``stuck-closed`` sensor fault (masked from now on), and the opponent's
+        turn is read from the landing on (``c`` is of it). Where two origins fit, the lowest is read and an
+        observation says so (the moves after it may show the other: chainread.py)."""
+        seg = self._seg
+        if self._clock_mode or self._split is not None or self._held is not None or not seg.changes \
+                or self._diode_trouble():
+            return False
+        # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
+        # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one); two squares
+        # newly occupied (the mover's landing and the reply's), or the landing on a square occupied when the
+        # turn began (the one the mover left): one move alone shows neither
+        changes = seg.changes
+        x = changes[-1].square
+        touch = self.settings.touch_s
+        if changes[-1].up or x == c.square or c.t - changes[-1].t < touch or len(changes) < 2 \
+                or changes[-1].t - changes[-2].t < touch:
+            return False
+        occ0 = seg.occ0
+        if x not in occ0 and len(occ_before - occ0) < 2:
+            return False
+        last = {ch.square: ch.t for ch in changes}
+        own = self._explain(occ_before)
+        if own is not None and own.legal and own.exact:
+            return False                  # the landing is the mover's own move
+        placed = [x]
+        moved = frozenset(last)
+        found = []
+        for x in placed:
+            occ_plan = occ_before - {x}
+            plan = self._explain(occ_plan)
+            if plan is None or not plan.legal or not plan.exact or x == plan.move.destination:
+                continue
+            after = self._physical_after(plan, occ_plan)
+            index = self._index(after)
+            for target in {occ_before, occ_before - {c.square}}:
+                replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - {x})
+                           if m.destination == x and (target == occ_before or c.square in m.captured)]
+                found.extend((plan, occ_plan, m) for m in replies)
+        if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
+                                                                                 for _, _, r in found):
+            return False
+        found.sort(key=lambda f: f[2].origin)
+        plan, occ_plan, reply = found[0]
+        replies = list(dict.fromkeys(r for _, _, r in found))
+        x = reply.destination
+        t_x = last[x]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
+        origin = reply.origin
+        self._fault(origin, "stuck-closed", t_x, f"{name(origin)} never opened, yet only the piece there reaches "
+                                                 f"{name(x)}: its switch is stuck closed", True)
+        if len(replies) > 1:
+            # the stuck switch is under one of the origins; the sensors cannot tell which yet: the lowest is
+            # read, an observation says so, and the moves after it may show the other (chainread.py)
+            self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, fault="stuck-closed")
+            self._observe("illegal-move", t_x, tuple(sorted(r.origin for r in replies)),
+                          f"read as {reply.text(name=name)}", not mover, self._number,
+                          "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
+                          + f" explains the landing on {name(x)}; the sensors cannot tell which")
+        self._record_change(self._seg, SquareChange(t_x, x, False))
+        return True
+
+    def _diode_trouble(self) -> bool:
+        """A missing diode is known or suspected: its ghosts, and the readings a scanner holds for them, can
+        show a square closing or staying open that no switch fault explains (ghostread.py reads those)."""
+        return bool(self._no_diode or self._diode_suspects or self._held_squares or self._ghost_masked)
+
+    def _dead_landing(self, c) -> bool:
+        """Without a clock, the opponent lifted a piece after the mover's move (``_split``), it stayed off, and
+        the mover now lifts one of his own (``c``): the opponent's piece was played onto a square whose switch
+        is dead (no player keeps a piece in hand while his opponent moves on). The mover's move, the dead
+        switch (masked from now on) and the opponent's move are read; ``c`` begins the mover's next move.
+        Where the piece could have gone to two squares, the lowest is read and an observation says so (the
+        moves after it may show the other: chainread.py)."""
+        split = self._split
+        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
+                or self._diode_trouble():
+            return False
+        plan = split.plan
+        occ = self._occ | {c.square}      # before the lift
+        if not (plan.legal and plan.exact) or occ != split.occ - {split.square} \
+                or c.t - split.t < self.settings.touch_s:
+            return False
+        after = self._physical_after(plan, split.occ)
+        mask = self._mask
+        moves = [m for m in self._index(after).moves if m.origin == split.square and not m.captured
+                 and m.destination not in occ]
+        if not moves or any(m.destination in mask for m in moves):
+            return False                  # (a masked square: its reading is the game's, _split_to_masked)
+        moves.sort(key=lambda m: m.destination)
+        move = moves[0]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._split = None
+        self._cut(split.index, split.t, plan, split.occ, f"{'black' if mover else 'white'} lifted "
+                                                        f"{name(split.square)}: his move starts")
+        dest = move.destination
+        self._fault(dest, "dead", split.t, f"{name(split.square)} was lifted and put down nowhere the switches "
+                                           f"see; the next move began: only {name(dest)} explains it, and its "
+                                           "switch did not close", True)
+        if len(moves) > 1:
+            self._open_reading([Explanation(m, True, None) for m in moves], self._seg.occ0, fault="dead")
+            self._observe("illegal-move", split.t, tuple(m.destination for m in moves),
+                          f"read as {move.text(name=name)}", not mover, self._number,
+                          "a dead switch under any of " + ", ".join(name(m.destination) for m in moves)
+                          + f" explains where {name(split.square)} went; the sensors cannot tell which")
+        self._commit(Explanation(move, True, None), c.t, f"{'white' if mover else 'black'} lifted "
+                                                         f"{name(c.square)} after the reply")
+        return True
+
+    def _masked_reply(self, c, occ: frozenset[int]) -> bool:
+        """The opponent's move from a masked square shows no lift: his first change is a capture's removal
+        or his landing. When the board showed the mover's move exactly just before ``c`` and ``c`` fits a
+        move of the opponent from a masked square, the mover's move is committed as it stood and ``c`` begins
+        the opponent's turn. Not within ``touch_s`` of the mover's last change: a king sliding over the
+        squares of its path shows them closed for a moment, and the piece is still in his hand."""
+        prev = occ ^ {c.square}
+        seg = self._seg
+        if prev == seg.occ0 or seg.changes and c.t - seg.changes[-1].t < self.settings.touch_s:
+            return False
+        own = explain(self.board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                      self._index())
+        if own is not None and own.legal and own.exact:
+            return False                  # ``c`` completes a move of the mover, read with every square as it is
+        plan = self._explain(prev)
+        if plan is None or not plan.legal or not plan.exact:
+            return False
+        after = self._physical_after(plan, prev)
+        for m in self._index(after).moves:
+            if m.origin in self._mask and after.piece_at(m.origin) is not None and (
+                    c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
+                self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
+                self._resolve_split()
+                return True
+        return False
+
+    def _stuck_capture_shown(self) -> bool:
+        """The board is back as it was before the last move, but the turn shows the landing on the square that
+        move left *before* the lift of the square it went to: no hand puts a piece down before lifting it, so
+        this is no take-back but the opponent's capture onto that square taking the piece, from a square whose
+        switch stayed closed (stuck; the press or the next lift reads it, :meth:`_fault_plan`)."""
+        undo = self._undo
+        if undo is None or self._diode_trouble():
+            return False
+        move = self._plies[undo.ply].move
+        if move is None or move.captured:
+            return False
+        placed = lifted = None
+        changed = set()
+        for ch in self._seg.changes:
+            changed.add(ch.square)
+            if ch.square == move.origin and not ch.up and placed is None:
+                placed = ch.t
+            elif ch.square == move.destination and ch.up and lifted is None:
+                lifted = ch.t
+        if placed is None or lifted is None or placed >= lifted:
+            return False
+        return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin not in changed
+                   and m.origin in self._occ for m in self._index().moves)
