@@ -9,7 +9,7 @@ import pytest
 
 from hub_helpers import board_messages, deliver, feed_lag_errors, final_entries, new_hub, standing, topic
 from relay_checker import RelayChecker
-from rig.hub.feed import GameFeed, plain_fen
+from rig.hub.feed import RelayFeed, plain_fen
 from rig.hub.model import GameState
 from rig.hub.pairings import parse_pairings
 from rig.hub.protocol import encode
@@ -208,7 +208,7 @@ def test_game_state_is_idempotent():
         b.apply(m)
         b.apply(m)
     assert a.detail() == b.detail()
-    feed = GameFeed("international", {})
+    feed = RelayFeed("international", {})
     feed.update(a)
     assert len([n for n in feed.nodes if n.kind == "move"]) == 8
 

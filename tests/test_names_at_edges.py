@@ -129,7 +129,7 @@ def test_the_engine_and_the_core_resolve_nothing() -> None:
     ("vision.config:CameraConfig", {"variant": "Variant"}),
     ("vision.stability:BoardWatcher", {"variant": "Variant"}),
     ("rig.simulate.games:GameSource", {"variant": "Variant"}),
-    ("rig.hub.feed:GameFeed", {"variant": "Variant"}),
+    ("rig.hub.feed:RelayFeed", {"variant": "Variant"}),
     ("rig.hub.model:GameState", {"variant": "Variant", "ruleset": "RuleSet | None"}),
     ("rig.hub.pairings:Pairing", {"variant": "Variant | None"}),
 ])
@@ -181,7 +181,7 @@ def test_another_variant_s_rule_set_is_refused_before_recording(tmp_path: Path,
 
 
 def test_the_hub_database_keeps_names_and_gives_back_objects() -> None:
-    from rig.hub.feed import GameFeed
+    from rig.hub.feed import RelayFeed
     from rig.hub.model import GameState
     from rig.hub.pairings import Pairing
     from rig.hub.store import Store
@@ -191,7 +191,7 @@ def test_the_hub_database_keeps_names_and_gives_back_objects() -> None:
     store = Store(":memory:")
     store.save_game(GameState(1, "b1", "s1", BRAZILIAN, CODEX_64))
     store.save_game(GameState(1, "b2", "s2", PORTUGUESE))
-    store.save_feed(1, "b1", 0, GameFeed(BRAZILIAN, {"White": "A"}), 0)
+    store.save_feed(1, "b1", 0, RelayFeed(BRAZILIAN, {"White": "A"}), 0)
     store.save_pairings([Pairing(1, "b1", "A", "B", 1, BRAZILIAN), Pairing(1, "b2", "C", "D", 2)])
     assert [r["variant"] for r in store.rows("SELECT variant FROM games ORDER BY board")] == ["brazilian", "portuguese"]
     games = {g.board: g for g in store.load_games()}

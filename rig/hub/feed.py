@@ -3,9 +3,9 @@
 lidraughts' broadcast relay polls one URL, splits it into games at a blank line followed by ``[``, and
 matches games by their place in the file; an unreadable token or an empty game stops the whole round, an
 illegal move freezes that board, and adding, dropping or reordering games fails every poll. So a
-:class:`GameFeed` only ever *appends*: each move is checked with the rules core (:mod:`rig.board`) in
+:class:`RelayFeed` only ever *appends*: each move is checked with the rules core (:mod:`rig.board`) in
 the position the feed has reached, and a move goes in as soon as the board has committed it as final
-(:meth:`GameFeed.final`: a legal move whose board is its legal result, at once; a move that left the board
+(:meth:`RelayFeed.final`: a legal move whose board is its legal result, at once; a move that left the board
 irregular, once the opponent replies or the game ends, CODEX 004 art. 43, 50). Where
 the board's record went on from a position no legal move reaches (an accepted irregular position, FPD 7.4;
 CODEX art. 42-43, 50, or an arbiter's set position), the feed has a ``/FEN "..."/`` setup of that
@@ -24,7 +24,7 @@ from rig.fen import parse_fen
 from rig.pdn.record import ROSTER
 from rig.variants import Variant
 
-__all__ = ["FeedNode", "GameFeed", "plain_fen", "RELAY_GAMETYPES", "RELAY_RESULTS", "relay_problem",
+__all__ = ["FeedNode", "RelayFeed", "plain_fen", "RELAY_GAMETYPES", "RELAY_RESULTS", "relay_problem",
            "clk_command"]
 
 #: the GameTypes the relay plays
@@ -83,7 +83,7 @@ class FeedNode:
 
 
 @dataclass
-class GameFeed:
+class RelayFeed:
     """One game of the round PDN: fixed tags, appended steps, ``*`` until the end."""
 
     variant: Variant

@@ -3,7 +3,7 @@
 paho's network thread only queues what arrives; one worker thread takes it in batches: each message is
 checked (:func:`rig.hub.protocol.decode`, the fields it needs), put in sequence by its board session's
 :class:`~rig.hub.streams.Stream` (duplicates dropped, gaps asked back with a replay request), applied to
-the game (:class:`~rig.hub.model.GameState`), the relay feed appended to (:class:`~rig.hub.feed.GameFeed`),
+the game (:class:`~rig.hub.model.GameState`), the relay feed appended to (:class:`~rig.hub.feed.RelayFeed`),
 all of it written to SQLite in one transaction per batch, and the changed boards handed to the listeners
 (the pages' Server-Sent Events).
 """
@@ -18,7 +18,7 @@ from collections import deque
 from typing import Any, Callable
 
 from rig.hub import HubError
-from rig.hub.feed import GameFeed, relay_problem
+from rig.hub.feed import RelayFeed, relay_problem
 from rig.hub.model import GameKey, GameState
 from rig.hub.pairings import Pairing
 from rig.hub.protocol import KINDS, OFFLINE, ONLINE, Topics, check_id, decode, encode
@@ -47,7 +47,7 @@ class Hub:
         self.current: dict[str, GameKey] = {}                  # board -> its latest game
         self.streams: dict[tuple[str, str], Stream] = {}
         self.online: dict[str, bool] = {}
-        self.feeds: dict[int, dict[str, GameFeed]] = {}        # round -> board -> feed, in the feed's order
+        self.feeds: dict[int, dict[str, RelayFeed]] = {}        # round -> board -> feed, in the feed's order
         self.frozen: set[int] = set()
         self.late: dict[int, list[str]] = {}                   # boards that came after the round was frozen
         self.pairings: dict[tuple[int, str], Pairing] = {}
@@ -84,7 +84,7 @@ class Hub:
             self.pairings[(p.round, p.board)] = p
             self._feed_for(p.round, p.board)
 
-    def _feed_for(self, rnd: int, board: str) -> GameFeed | None:
+    def _feed_for(self, rnd: int, board: str) -> RelayFeed | None:
         """The board's game in the round's feed (made while the round is not frozen)."""
         feeds = self.feeds.setdefault(rnd, {})
         feed = feeds.get(board)
@@ -98,7 +98,7 @@ class Hub:
         game = self.games.get((rnd, board))
         tags = self._feed_tags(rnd, board)
         variant = game.variant if game is not None else (p.variant if p and p.variant else self.variant)
-        feed = feeds[board] = GameFeed(variant, tags, game.start_fen if game is not None else None)
+        feed = feeds[board] = RelayFeed(variant, tags, game.start_fen if game is not None else None)
         self.store.save_feed(rnd, board, list(feeds).index(board), feed, 0)
         self.version[rnd] = self.version.get(rnd, 0) + 1
         return feed
@@ -363,7 +363,7 @@ class Hub:
             feed = self.feeds.get(key[0], {}).get(board)
             if feed is None:
                 g = self.games[key]
-                feed = GameFeed(g.variant, dict(g.tags), g.start_fen)
+                feed = RelayFeed(g.variant, dict(g.tags), g.start_fen)
                 feed.update(g)
             return feed.to_pdn().encode("utf-8")
 

@@ -10,7 +10,7 @@ import json
 import sqlite3
 from typing import Any, Iterable
 
-from rig.hub.feed import FeedNode, GameFeed
+from rig.hub.feed import FeedNode, RelayFeed
 from rig.hub.model import GameState
 from rig.hub.pairings import Pairing
 from rig.hub.streams import Stream
@@ -114,7 +114,7 @@ class Store:
         g.dirty.clear()
         g.dirty_all = False
 
-    def save_feed(self, rnd: int, board: str, position: int, feed: GameFeed, new_from: int) -> None:
+    def save_feed(self, rnd: int, board: str, position: int, feed: RelayFeed, new_from: int) -> None:
         """The feed game's header and its steps from ``new_from`` on (steps are only ever appended)."""
         self.db.execute("INSERT OR REPLACE INTO feed_games VALUES (?,?,?,?,?,?,?,?)",
                         (rnd, board, position, feed.variant.name, json.dumps(feed.tags), feed.start_fen, feed.fed_upto,
@@ -151,10 +151,10 @@ class Store:
             games.append(g)
         return games
 
-    def load_feeds(self) -> dict[int, list[tuple[str, GameFeed]]]:
-        out: dict[int, list[tuple[str, GameFeed]]] = {}
+    def load_feeds(self) -> dict[int, list[tuple[str, RelayFeed]]]:
+        out: dict[int, list[tuple[str, RelayFeed]]] = {}
         for r in self.rows("SELECT * FROM feed_games ORDER BY round, position"):
-            f = GameFeed(get_variant(r["variant"]), json.loads(r["tags"]), r["start_fen"], fed_upto=r["fed_upto"],
+            f = RelayFeed(get_variant(r["variant"]), json.loads(r["tags"]), r["start_fen"], fed_upto=r["fed_upto"],
                          result=r["result"])
             f.nodes = [FeedNode(n["kind"], n["text"], n["number"] or 0, bool(n["white"]), n["clock"], n["idx"])
                        for n in self.rows("SELECT * FROM feed WHERE round=? AND board=? ORDER BY pos",

@@ -43,11 +43,7 @@ __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", 
 
 #: the ``kind`` of a ``sensor_faults`` item
 SENSOR_FAULT_KINDS = ("stuck-closed", "dead", "ghost")
-SIDE_NAMES = {True: "white", False: "black"}
 
-#: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
-#: when the two contacts bounce differently (the scanner debounces each cell on its own)
-GHOST_WINDOW_S = 0.025
 
 
 @dataclass(slots=True)

@@ -9,13 +9,13 @@ from rig.move import Move
 from rig.reconstruct.ghosts import Wiring, ghost_squares
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.state import SIDE
 
 __all__ = ["GHOST_WINDOW_S", "GhostHandling"]
 
 #: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
 #: when the two contacts bounce differently (the scanner debounces each cell on its own)
 GHOST_WINDOW_S = 0.025
-SIDE_NAMES = {True: "white", False: "black"}
 
 
 class GhostHandling:
@@ -249,7 +249,7 @@ class GhostHandling:
         if reply is None or not reply.legal or not reply.exact:
             return False
         name = self.variant.square_name
-        self._commit_plan(plan, c.t, f"{SIDE_NAMES[not after.turn]} lifted {name(c.square)} after his move",
+        self._commit_plan(plan, c.t, f"{SIDE[not after.turn]} lifted {name(c.square)} after his move",
                           occ_before)
         self._commit_plan(reply, c.t, "a reply unseen under a missing diode's rectangle", occ0)
         if not settled:
