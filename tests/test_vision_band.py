@@ -10,6 +10,7 @@ import numpy as np
 
 from calibration.camera import calibrate_camera
 from rig.variants import get_variant
+from vision.config import CameraConfig
 from vision.occlusion import BandCue
 from vision.render import SKINS, Hand, drift, render
 from vision.testset import calibration_pictures, position_scene
@@ -53,6 +54,9 @@ def test_hand_at_the_edge_flagged_by_the_band_and_still_boards_in_drifting_light
     empty, start = calibration_pictures(v, 51, markers=False, side="bottom")
     config = calibrate_camera(v, render(empty), render(start)).config
     assert config.band_squares > 0
+    again = CameraConfig.from_dict(config.to_dict())  # the band and its threshold kept in the config file
+    assert again.band_squares == config.band_squares
+    assert np.allclose(again.appearance.band, config.appearance.band, atol=0.01)
     clf = config.classifier()
     off = replace(config, band_squares=0.0).classifier()
     scene = position_scene(empty, dict(start.pieces), 5100)
