@@ -7,10 +7,12 @@ import random
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from calibration.camera import calibrate_camera
 from rig.variants import get_variant
 from vision.config import CameraConfig
+from vision.errors import CameraConfigError
 from vision.occlusion import BandCue
 from vision.render import SKINS, Hand, drift, render
 from vision.testset import calibration_pictures, position_scene
@@ -32,6 +34,8 @@ def _view(n: int = 4, px: int = 32):
 def test_band_cue_sees_an_arm_but_not_light_drift_shadow_glare_or_clipping():
     cue, full, gain = _view()
     assert cue.area(full, gain) == 0.0
+    with pytest.raises(CameraConfigError, match="band must be"):
+        BandCue(4, 32, 16, ref=cue.ref[:-1])                         # a config's band not of this board
     dim = (full.astype(np.float32) * 0.7).astype(np.uint8)
     assert cue.area(dim, gain / 0.7) == 0.0                          # the light drifted, the board's gain follows
     band_only = full.copy()

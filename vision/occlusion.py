@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.colour import CLIPPED, features
+from vision.errors import CameraConfigError
 
 __all__ = ["SkinCue", "BandCue"]
 
@@ -102,6 +103,9 @@ class BandCue:
         mid = lambda a: np.clip(a * c + c // 2 - margin, 0, n * px - 1)  # noqa: E731
         self._gy, self._gx = mid(self.rows), mid(self.cols)
         self.ref = None if ref is None else np.asarray(ref, np.float32)
+        if self.ref is not None and self.ref.shape != (len(self.rows), 3):
+            raise CameraConfigError(f"appearance: band must be {len(self.rows)} cells of 3 colours for this board "
+                                    f"and px, not {self.ref.shape} (calibrate the camera again)")
         self._ref_fair = None if ref is None else self.ref.max(-1) < CLIPPED
 
     def colours(self, full: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
