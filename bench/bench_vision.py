@@ -100,7 +100,8 @@ def main(argv=None) -> int:
             if args.verbose and reading.occluded:
                 print(f"  board {b} position {k}: a hand seen where none is (unexplained {reading.unexplained:.2f}/"
                       f"{config.occluded_squares}, dark on light {reading.dark_on_light:.2f}/{config.dark_on_light}, "
-                      f"hue {reading.foreign}/{config.hand_squares}, skin {reading.skin:.2f}/{config.skin_squares})")
+                      f"hue {reading.foreign}/{config.hand_squares}, skin {reading.skin:.2f}/{config.skin_squares}, "
+                      f"band {reading.band:.2f}/{config.band_squares})")
             full_colour += not reading.occluded and all(
                 (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             bad_claims = 0
@@ -140,7 +141,7 @@ def main(argv=None) -> int:
             ms.append(r.ms)
             cues = (f"unexplained {r.unexplained:.2f}/{config.occluded_squares}, dark on light "
                     f"{r.dark_on_light:.2f}/{config.dark_on_light}, hue {r.foreign}/{config.hand_squares}, "
-                    f"skin {r.skin:.2f}/{config.skin_squares}")
+                    f"skin {r.skin:.2f}/{config.skin_squares}, band {r.band:.2f}/{config.band_squares}")
             if hidden >= HIDDEN:
                 hand_n += 1
                 hand_flag += r.occluded

@@ -42,6 +42,8 @@ CHANGED = 3.0
 OCCLUDED_SQUARES = 0.5
 #: light squares' area (squares) whose hue turned towards red that is a hand (vision.occlusion)
 SKIN_SQUARES = 0.1
+#: band area (squares) changed outside the board that, with a trace of a hand on it, is an arm (vision.occlusion)
+BAND_SQUARES = 0.15
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,10 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     clf = Classifier(v, px, full, appearance)
     static = clf.label_picture(empty)
     static = (static == WHITE) | (static == BLACK)  # the frame or a marker in a piece's colour
-    appearance = Appearance(mean, std, light_ref, kings=False, static=static)
+    # the band outside the board as the empty board shows it, at the calibrated light (the arm's cue)
+    canon = clf.canonical(empty)
+    band, _ = clf.band.colours(canon, clf.gain(clf.inner(canon)))
+    appearance = Appearance(mean, std, light_ref, kings=False, static=static, band=band)
     clf = Classifier(v, px, full, appearance)
     # -- what tells a king: the camera's pose, the set's pieces as the start men show them
     warnings: list[str] = []
@@ -181,7 +186,7 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
             men.append(((n - 1 - r, f), colour))
     radius, height, noise = fit_piece(pose, n, px, px // 2, lab, men, static)
     appearance = Appearance(mean, std, light_ref, kings=True, static=static, pose=pose, piece=(radius, height),
-                            king_noise=noise)
+                            king_noise=noise, band=band)
     clf = Classifier(v, px, full, appearance)
     assert clf.stacks is not None
     blind = sorted(sq for rc, sq in clf.square_at.items() if not clf.stacks.allows(rc))
@@ -203,10 +208,12 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
     dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
     skin_squares = max(SKIN_SQUARES, 0.1 + max(r.skin for r in floor))
+    band_squares = max(BAND_SQUARES, 0.1 + max(r.band for r in floor))
     config = CameraConfig(v, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,
                           agree=agree, hold=hold, occluded_squares=round(occluded_squares, 3),
                           hand_squares=hand_squares, dark_on_light=round(dark_on_light, 3),
-                          skin_squares=round(skin_squares, 3), notes=tuple(warnings))
+                          skin_squares=round(skin_squares, 3), band_squares=round(band_squares, 3),
+                          notes=tuple(warnings))
     # -- check: the two pictures read back
     clf = config.classifier()
     got_start, got_empty = clf.read(start), clf.read(empty)

@@ -24,7 +24,7 @@ import numpy as np
 from rig.variants import Variant
 from vision.colour import CLIPPED, features
 from vision.kings import KING_AT, StackReader
-from vision.occlusion import SkinCue
+from vision.occlusion import BandCue, SkinCue
 from vision.pose import CameraPose
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
@@ -37,6 +37,7 @@ RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur o
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
+BAND_EVIDENCE = 0.01  # board area (squares) unexplained that, with the band outside it changed, means a hand
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -55,6 +56,7 @@ class Appearance:
     pose: CameraPose | None = None    # the camera over the board (squares, white's frame)
     piece: tuple[float, float] = (0.0, 0.0)  # a man's radius and height, squares
     king_noise: float = 0.0   # spread of the man-or-king fit gap on the start men (score units)
+    band: np.ndarray | None = None  # (k, 3) the empty board's band cells outside it (vision.occlusion.BandCue)
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Reading:
     foreign: int = 0                 # light squares of a hue they never have (skin)
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
     skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
+    band: float = 0.0                # band outside the board changed from the empty board's (vision.occlusion), squares
     ms: float = 0.0
     t: float = 0.0
     stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
@@ -89,7 +92,8 @@ class Classifier:
 
     def __init__(self, variant: Variant, px: int, maps: tuple[np.ndarray, np.ndarray], appearance: Appearance | None,
                  *, occluded_squares: float = 0.5, hue_deg: float = 22.0, hue_shift: float = 0.07,
-                 hand_squares: int = 2, dark_on_light: float = 0.2, skin_squares: float = 0.25):
+                 hand_squares: int = 2, dark_on_light: float = 0.2, skin_squares: float = 0.25,
+                 band_squares: float = 0.0):
         self.variant = v = variant
         self.n, self.px = v.size, px
         self.maps = maps
@@ -117,6 +121,7 @@ class Classifier:
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
         self.skin_squares = skin_squares
+        self.band_squares = band_squares  # 0: the band cue is off
         self.stacks: StackReader | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
@@ -131,8 +136,10 @@ class Classifier:
             e = EDGE
             self._unreachable[:e], self._unreachable[-e:], self._unreachable[:, :e], self._unreachable[:, -e:] = (
                 False, False, False, False)
+        self.band: BandCue | None = None
         if appearance is not None:
-
+            self.band = BandCue(n, px, self.margin, None if self.stacks is None else self.stacks.reach(margin=True),
+                                appearance.band)
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
@@ -252,6 +259,7 @@ class Classifier:
         # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
         hands = self.foreign(light_cells) if self._hue_known else 0
         skin = self._skin.area(self.inner(full), gain) if self._hue_known else 0.0
+        band = self.band.area(full, gain)
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         # a pixel with a channel at the sensor's top is no evidence either (glare on an overexposed board)
@@ -272,8 +280,10 @@ class Classifier:
         area = float(unexplained.sum()) / (px * px) + dark_on_light
         # the whole board a colour no light explains (a sleeve before the lens): the light cannot be trusted
         covered = self._light_change > LIGHT_CHANGE
+        # an arm over the band outside the board, with a trace of something unexplained on it: a hand at the edge
+        arm = self.band_squares > 0 and band > self.band_squares and area > BAND_EVIDENCE
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares or skin > self.skin_squares or covered)
+                    or hands >= self.hand_squares or skin > self.skin_squares or covered or arm)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
@@ -290,7 +300,7 @@ class Classifier:
             confidence[sq] = max(w, b) / total
         stack, unknown = self._stacks(lab_full, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
-                       skin=skin, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
+                       skin=skin, band=band, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
 
     def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the

@@ -25,6 +25,7 @@
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
     skin_squares = 0.25            # light squares' area whose hue turned towards red (squares) that means a hand
+    band_squares = 0.15            # band outside the board changed (squares) that, with a trace on it, means a hand (0: off)
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
@@ -64,6 +65,7 @@ class CameraConfig:
     hand_squares: int = 2
     dark_on_light: float = 0.2
     skin_squares: float = 0.25
+    band_squares: float = 0.0
     capture: dict[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
@@ -88,7 +90,7 @@ class CameraConfig:
         return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
                           occluded_squares=self.occluded_squares,
                           hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
-                          skin_squares=self.skin_squares)
+                          skin_squares=self.skin_squares, band_squares=self.band_squares)
 
     def to_dict(self) -> dict:
         ap = self.appearance
@@ -103,10 +105,12 @@ class CameraConfig:
                            "king_noise": round(ap.king_noise, 3)},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
-                          "skin_squares": self.skin_squares},
+                          "skin_squares": self.skin_squares, "band_squares": self.band_squares},
         }
         if ap.pose is not None:
             d["appearance"]["camera"] = [round(c, 4) for c in ap.pose.centre] + [round(ap.pose.focal, 2)]
+        if ap.band is not None:
+            d["appearance"]["band"] = np.round(ap.band, 2).tolist()
         if ap.static is not None:
             d["appearance"]["static"] = {"shape": list(ap.static.shape),
                                          "bits": base64.b64encode(np.packbits(ap.static).tobytes()).decode()}
@@ -135,7 +139,8 @@ class CameraConfig:
             raise CameraConfigError("appearance: piece must be [radius, height] in squares, not negative")
         ap = Appearance(np.array(a["mean"], np.float32), np.array(a["std"], np.float32),
                         np.array(a["light_ref"], np.float32), bool(a.get("kings", True)), static, pose,
-                        (piece[0], piece[1]), float(a.get("king_noise", 0.0)))
+                        (piece[0], piece[1]), float(a.get("king_noise", 0.0)),
+                        np.array(a["band"], np.float32).reshape(-1, 3) if "band" in a else None)
         if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3):
             raise CameraConfigError("appearance: mean and std must be 4 x 3")
         if np.any(ap.std <= 0):
@@ -148,6 +153,7 @@ class CameraConfig:
                    hand_squares=int(s.get("hand_squares", 2)),
                    dark_on_light=float(s.get("dark_on_light", 0.2)),
                    skin_squares=float(s.get("skin_squares", 0.25)),
+                   band_squares=float(s.get("band_squares", 0.0)),
                    capture=dict(d.get("capture", {})), notes=tuple(d.get("notes", ())))
 
 

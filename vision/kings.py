@@ -231,14 +231,15 @@ class StackReader:
                     o[cover] = 0
         return obs
 
-    def reach(self) -> np.ndarray:
-        """Where a piece standing on the board may show in the top-down view (no margin, ``n px`` a side):
+    def reach(self, margin: bool = False) -> np.ndarray:
+        """Where a piece standing on the board may show in the top-down view (no margin, ``n px`` a side; with
+        ``margin``, the view with its margin):
         every dark square's king silhouette (a third taller than two measured men: the height is fitted on the
         start men, blur spreads a top), the piece placed off-centre by up to ``SEARCH`` pixels. A piece's colour
         beyond it is something else (a sleeve, a carried piece: a hand)."""
-        size = self.n * self.px
+        size = self.n * self.px + (2 * self.margin if margin else 0)
         out = np.zeros((size, size), np.uint8)
-        off = self.margin + self.border
+        off = self.border + (0 if margin else self.margin)
         grow = (SEARCH + RIM + 1) / self.px
         for rc in self.squares:
             x, y = rc[1] + 0.5, self.n - rc[0] - 0.5

@@ -17,8 +17,9 @@ import cv2
 import numpy as np
 
 from vision.colour import CLIPPED, features
+from vision.errors import CameraConfigError
 
-__all__ = ["SkinCue"]
+__all__ = ["SkinCue", "BandCue"]
 
 STEP = 2        # the cue works on a view of half the resolution (px / 2 pixels a square)
 INSET = 0.125   # of a square's side, its edge left out (misregistration, blur into the dark square)
@@ -61,3 +62,78 @@ class SkinCue:
         hit = (self._mask & fair & (towards_red > self.turn)).astype(np.uint8)
         hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel)
         return float(hit.sum()) / (self.q * self.q)
+
+
+EDGE_PX = 4     # pixels beyond the board's outline where the board may still show (misregistration, blur)
+CELLS = 4       # band cells along a square's side (px / 4 pixels a cell)
+BAND_LUM = 0.5  # |log brightness| change of a band cell, after the light's gain, that is not the light
+BAND_HUE = 0.05  # colour left, over brightness, when the light's scale and glare's white are taken off
+
+
+class BandCue:
+    """The band just outside the board (the frame, in the top-down view's margin): an arm reaching in over
+    the board's edge crosses it. Its cells are compared with the empty board's (``ref``, learned at
+    calibration), each brought to the calibrated light by the gain of the board's edge beside it. Light
+    scales a colour and glare adds white: each cell is fitted as its reference scaled plus white, and it
+    changed where the colour left over passes ``BAND_HUE`` or its brightness, against the rest of its
+    side's (the band's own light), moved past ``BAND_LUM`` (brighter only when no glare's white explains
+    it). Cells a piece on an edge square may show in (``reach``, the view with its margin), cells the
+    board's outline blurs into and clipped cells say nothing."""
+
+    def __init__(self, n: int, px: int, margin: int, reach: np.ndarray | None = None,
+                 ref: np.ndarray | None = None):
+        self.c = c = max(2, px // CELLS)
+        self.k = k = (n * px + 2 * margin) // c
+        self.px = px
+        i = np.arange(k)
+        # keep the cells outside the board, clear of the outline's few pixels (misregistration, blur)
+        outside = ~((i * c < margin + n * px + EDGE_PX) & ((i + 1) * c > margin - EDGE_PX))
+        ring = outside[:, None] | outside[None, :]
+        self.rows, self.cols = np.nonzero(ring)
+        # each cell's side of the board (the outline it is farthest beyond): the light along a side drifts as one
+        lo, hi = margin, margin + n * px
+        centre_r, centre_c = self.rows * c + c / 2, self.cols * c + c / 2
+        away = np.stack([lo - centre_r, centre_r - hi, lo - centre_c, centre_c - hi])
+        self._side = away.argmax(0)
+        self._open = np.ones(len(self.rows), bool)  # no piece on the board may show in the cell
+        if reach is not None:
+            cover = cv2.resize(reach[:k * c, :k * c].astype(np.float32), (k, k), interpolation=cv2.INTER_AREA)
+            self._open = cover[self.rows, self.cols] < 0.02
+        # the gain of the board's edge pixel nearest each cell (the light's gain is measured on the board)
+        mid = lambda a: np.clip(a * c + c // 2 - margin, 0, n * px - 1)  # noqa: E731
+        self._gy, self._gx = mid(self.rows), mid(self.cols)
+        self.ref = None if ref is None else np.asarray(ref, np.float32)
+        if self.ref is not None and self.ref.shape != (len(self.rows), 3):
+            raise CameraConfigError(f"appearance: band must be {len(self.rows)} cells of 3 colours for this board "
+                                    f"and px, not {self.ref.shape} (calibrate the camera again)")
+        self._ref_fair = None if ref is None else self.ref.max(-1) < CLIPPED
+
+    def colours(self, full: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each band cell's mean colour brought to the calibrated light, and whether the sensor clipped none
+        of it (its raw mean under the top), for the top-down view ``full`` (margin) and the board's ``gain``."""
+        k, c = self.k, self.c
+        cells = cv2.resize(full[:k * c, :k * c], (k, k), interpolation=cv2.INTER_AREA)[self.rows, self.cols]
+        raw = cells.astype(np.float32)
+        return raw * gain[self._gy, self._gx], raw.max(-1) < CLIPPED - 8
+
+    def area(self, full: np.ndarray, gain: np.ndarray) -> float:
+        """Band area (squares) whose colour changed from the empty board's."""
+        if self.ref is None or not len(self.rows):
+            return 0.0
+        obs, fair = self.colours(full, gain)
+        ref = self.ref
+        use = fair & self._ref_fair & self._open
+        # light scales a colour and glare adds white: fit obs = a ref + w (white) per cell; what is left is no light
+        sr, s1 = ref.sum(-1), np.float32(3)
+        srr, sro, so = (ref * ref).sum(-1), (ref * obs).sum(-1), obs.sum(-1)
+        det = np.maximum(srr * s1 - sr * sr, 1e-3)
+        a = (sro * s1 - sr * so) / det
+        w = (srr * so - sr * sro) / det
+        rest = np.linalg.norm(obs - a[:, None] * ref - w[:, None], axis=-1) / (so / 3 + 25.0)
+        lum = np.log((so + 24.0) / (sr + 24.0))
+        for side in range(4):  # the band's own light along each side (the board's gain is measured inside it)
+            here = use & (self._side == side)
+            if here.sum() >= 4:
+                lum[self._side == side] -= np.median(lum[here])
+        moved = (rest > BAND_HUE) | (lum < -BAND_LUM) | ((lum > BAND_LUM) & (w < 0.5 * so / 3))
+        return float((moved & use).sum()) * (self.c * self.c) / (self.px * self.px)
