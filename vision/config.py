@@ -25,7 +25,7 @@
     hand_squares = 2               # light squares of a hue they never have (skin) that mean a hand
     dark_on_light = 0.2            # a dark square's colour on light squares (squares) that means a hand
     skin_squares = 0.25            # light squares' area whose hue turned towards red (squares) that means a hand
-    band_squares = 0.15            # band outside the board changed (squares) that, with a trace on it, means a hand (0: off)
+    band_squares = 0.15            # band outside changed (squares): with a trace on the board, a hand (0: off)
     [capture]                      # exposure and white balance locked after calibration (picamera2)
 """
 
