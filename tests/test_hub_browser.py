@@ -128,3 +128,29 @@ def test_a_game_page_lists_the_moves_and_reconnects(browser):
         page.close()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1920, "height": 1080}],
+                         ids=["phone", "full-hd"])
+def test_hub_pages_fit_a_phone_and_a_full_hd_screen(browser, viewport):
+    """The hall and a game page are no wider than the screen: on a phone the moves go below the board."""
+    hub = new_hub()
+    _, msgs = board_messages("international", "b1", plies=24, closed=False)
+    deliver(hub, "t", "b1", msgs)
+    with HttpServer(create_app(hub)) as server:
+        for path, ready in (("/", "#card-b1 svg"), ("/game/b1", "#board svg")):
+            page = browser.new_page(viewport=viewport)
+            page.goto(server.url + path)
+            page.wait_for_selector(ready)
+            if path != "/":
+                page.wait_for_function("document.querySelector('#moves').innerText.includes('1. ')", timeout=5000)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], path
+            if path != "/":
+                board = page.locator("#board svg").bounding_box()
+                moves = page.locator("#moves").bounding_box()
+                assert board is not None and moves is not None
+                if viewport["width"] < 700:
+                    assert moves["y"] >= board["y"] + board["height"]     # below the board
+                else:
+                    assert moves["x"] >= board["x"] + board["width"]      # beside it
+            page.close()
