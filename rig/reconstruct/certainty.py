@@ -23,7 +23,7 @@ class Certainty:
 
     #: the opponent's first lifted piece left off on a still board (its time, square, the mover, his move's
     #: number), until his move tells whose hand had it (:meth:`_held_off_settled`)
-    _held_off: tuple[float, int, bool, int] | None = None
+    _held_off: tuple[float, int, bool, int] | None
 
     def _held_off_observation(self, t: float) -> None:
         """Without a clock, the opponent's first lifted piece stays off on a still board: his hand may hold it

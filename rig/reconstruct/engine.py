@@ -92,6 +92,25 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
     >>> r = Reconstructor(Header(FPD_2026.variant, FPD_2026))
     """
 
+    #: the engine's state as slots: an instance with more attributes than CPython 3.11 keeps in a shared-keys
+    #: dict turns its dict into a plain one, and every ``self.x`` and ``self._method()`` then takes the slow
+    #: generic lookup (+10% instructions per replay). The stages' mixins declare no slots, so an attribute not
+    #: listed here still works (it lives in the instance's ``__dict__``); list it here when it is read per frame.
+    __slots__ = (
+        # public
+        "header", "settings", "trace", "variant", "start_board", "board", "tracker", "judge", "moves",
+        "irregularities", "observations", "sensor_faults", "result", "result_reason", "counters",
+        # the engine and its stages (segmenter, commit, presses, record, certainty)
+        "_reached", "_plies", "_entry_plies", "_deb", "_phase", "_seg", "_deferred", "_out", "_now", "_clock_mode",
+        "_times", "_time_offset", "_running", "_await_time", "_undo", "_taken_back", "_split", "_held", "_pieces",
+        "_number", "_indexes", "_fen", "_fen_of", "_indexed", "_occ", "_setup_flagged", "_lost", "_lost_target",
+        "_recheck", "_batch_more", "_removal_plan", "_undo_wait", "_land_wait", "_held_off",
+        # failing switches (faults, ghostread, chainread)
+        "_mask", "_setup_obs", "_first_t", "_ambiguous_seg", "_waited", "_ending", "_closed_once", "_held_squares",
+        "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
+        "_raw_prev", "_raw_t", "_reread_alts", "_reread_undo", "_refuted", "_open_readings", "_raw_on",
+    )
+
     def __init__(self, header: Header, settings: Settings | None = None, *, trace: bool = False):
         self.header = header
         self.settings = settings if settings is not None else Settings()
@@ -146,6 +165,9 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         self._recheck: Recheck | None = None   # a correction that the next change may show was a move
         self._batch_more = False             # the change being read has more of its frame after it
         self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
+        self._undo_wait = None               # a board put back as before the last move, maybe a take-back
+        self._land_wait = None               # a standing captured piece's owner maybe landing it
+        self._held_off = None                # the opponent's first lifted piece left off on a still board
         self._init_faults()
 
     # -- public API ------------------------------------------------------------------------

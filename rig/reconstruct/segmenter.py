@@ -67,7 +67,7 @@ class Segmenter:
 
     #: a placement that put the board back as it was before the last move: (its time, the undo it matched),
     #: read as a take-back once the board has stayed so a while (:meth:`_settle_undo_wait`)
-    _undo_wait: tuple[float, Undo] | None = None
+    _undo_wait: tuple[float, Undo] | None
 
     def _settle_undo_wait(self, t: float, now: bool = False) -> None:
         """The board put back as it was before the last move (FPD 000 art. 4.8; CODEX 004 art. 42.D) is a
@@ -120,7 +120,7 @@ class Segmenter:
         return self.settings.touch_s + self.settings.bounce_s
 
     #: a standing captured piece's owner maybe landing it (:meth:`_settle_land_wait`): (time, square, split)
-    _land_wait: tuple[float, int, PendingSplit] | None = None
+    _land_wait: tuple[float, int, PendingSplit] | None
 
     def _settle_land_wait(self, t: float, c: SquareChange | None = None) -> None:
         """The square a lifted standing captured piece can go to closed (CODEX 004 art. 42.K: its owner may
