@@ -102,7 +102,7 @@ class ArbiterDecisions:
         if self._phase in (LOST, SETUP):
             self._lost_target = board
             self.board = snap(board)
-            if self._phase == SETUP:
+            if self._phase is SETUP:
                 self.start_board = snap(board)
                 self._check_setup(t)
             else:

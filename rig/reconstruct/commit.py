@@ -39,12 +39,12 @@ class CommitPolicy:
             self._settle_undo_wait(t)
         phase = self._phase
         seg = self._seg
-        if phase == PLAY:
+        if phase is PLAY:
             last = seg.last_change
             if last is None or last + self.settings.stable_s > t or not seg.changes:
                 return
         else:
-            if phase == SETUP:
+            if phase is SETUP:
                 self._check_setup(t)
             return
         deadline = seg.last_change + self.settings.stable_s

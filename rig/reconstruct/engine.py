@@ -220,7 +220,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
             self._dispatch(ev)
         self._check_stable(end + self.settings.stable_s)
         self._now = max(self._now, end)
-        if self._phase == PLAY:
+        if self._phase is PLAY:
             if self._held is not None:
                 self._commit_held("end of the session")
             elif self._split is not None:

@@ -58,7 +58,7 @@ class ClockPresses:
         elif ev.event == "flag":
             white = ev.side == "white"
             self.tracker.flag(white)
-            if self._phase == OVER:
+            if self._phase is OVER:
                 self._note(t, f"{ev.side}'s flag fell after the end of the game")
                 return
             outcome = self.tracker.flag_outcome()
@@ -92,9 +92,9 @@ class ClockPresses:
         t = ev.t
         white = ev.side == "white"
         self._running = SIDE[not white]
-        if self._phase == SETUP:
+        if self._phase is SETUP:
             self._check_setup(t)
-            if self._phase == SETUP:
+            if self._phase is SETUP:
                 occ = self._occ
                 if self._setup_flagged is None:
                     self._flag_setup(occ, True, t)

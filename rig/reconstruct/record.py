@@ -98,7 +98,7 @@ class RecordBuilder:
                 self._reached[c.rule] = c
 
     def _end_of_game_check(self, t: float) -> None:
-        if self._phase != PLAY or self._index().has_moves:
+        if self._phase is not PLAY or self._index().has_moves:
             return
         outcome = self.tracker.outcome()
         if outcome is not None and self.result == "*":

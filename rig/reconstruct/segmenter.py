@@ -34,7 +34,7 @@ class Segmenter:
         return self.board.occupied()
 
     def _check_setup(self, t: float) -> None:
-        if not self._deb.started or self._phase != SETUP:
+        if not self._deb.started or self._phase is not SETUP:
             return
         occ = self._occ
         target = self._start_occupancy()
@@ -85,7 +85,7 @@ class Segmenter:
             if p is not None and p < until:
                 return
         self._undo_wait = None
-        if self._undo is undo and self._phase == PLAY and self._occ == undo.occ_before:
+        if self._undo is undo and self._phase is PLAY and self._occ == undo.occ_before:
             self._try_undo(at, self._occ)
 
     def _removal_on_other_path(self, plan: Explanation, c: SquareChange, occ: frozenset[int]) -> bool:
@@ -158,15 +158,15 @@ class Segmenter:
             self._closed_once.add(c.square)   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
             self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
-        if self._phase == SETUP:
+        if self._phase is SETUP:
             self._seg.last_change = c.t
             if self._setup_fault(c):
                 return
             self._check_setup(c.t)
             return
-        if self._phase == OVER:
+        if self._phase is OVER:
             return
-        if self._phase == LOST:
+        if self._phase is LOST:
             self._lost_check(c.t)
             return
         if self._recheck is not None:
@@ -181,7 +181,7 @@ class Segmenter:
                 and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
-        if c.up and not self._clock_mode and self._split is None and seg.changes and self._phase == PLAY \
+        if c.up and not self._clock_mode and self._split is None and seg.changes and self._phase is PLAY \
                 and self._stuck_reply(c, occ | {c.square}):
             seg = self._seg                   # the mover's move read, then a reply from a stuck switch
             mover = self.board.turn
