@@ -83,6 +83,11 @@ class Variant:
     pdn_gametype: str
     rules: str = field(default="", compare=False)
 
+    def __hash__(self) -> int:
+        # the name alone (equal variants have equal names): the generated hash of every field, start squares
+        # included, cost a thousand instructions on each look-up of a variant's tables (rig.geometry)
+        return hash(self.name)
+
     # -- geometry -------------------------------------------------------------------------
 
     @property
