@@ -269,19 +269,27 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
     def _pump(self, t: float) -> None:
         """Confirm the debounced changes up to ``t`` and release deferred events, in time order."""
         deb = self._deb
+        deferred = self._deferred
         if deb.pending:
             changes = deb.confirm(t)
-            last = len(changes) - 1
-            for i, c in enumerate(changes):
-                if self._deferred:
+            if len(changes) == 1:         # the usual case: one square in flight (``_batch_more`` stays False)
+                c = changes[0]
+                if deferred:
                     self._flush_deferred_before(c.t)
                 self._check_stable(c.t)
-                # more changes of the same frame follow: no take-back is read from a state between them
-                self._batch_more = i < last and changes[i + 1].t == c.t
                 self._change(c)
-            self._batch_more = False
-        while self._deferred and not self._blocked(self._deferred[0].t) and self._deferred[0].t <= t:
-            ev = self._deferred.popleft()
+            elif changes:
+                last = len(changes) - 1
+                for i, c in enumerate(changes):
+                    if deferred:
+                        self._flush_deferred_before(c.t)
+                    self._check_stable(c.t)
+                    # more changes of the same frame follow: no take-back is read from a state between them
+                    self._batch_more = i < last and changes[i + 1].t == c.t
+                    self._change(c)
+                self._batch_more = False
+        while deferred and not self._blocked(deferred[0].t) and deferred[0].t <= t:
+            ev = deferred.popleft()
             self._check_stable(ev.t)
             self._now = ev.t
             self._dispatch(ev)
