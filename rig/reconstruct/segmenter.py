@@ -143,46 +143,47 @@ class Segmenter:
         self._resolve_split()
 
     def _change(self, c: SquareChange) -> None:
+        t, square, up = c
         if self._land_wait is not None:
-            self._settle_land_wait(c.t, c)
+            self._settle_land_wait(t, c)
         wait = self._undo_wait
         if wait is not None:
-            if c.t >= wait[0] + self._undo_wait_s():
-                self._settle_undo_wait(c.t, now=True)
+            if t >= wait[0] + self._undo_wait_s():
+                self._settle_undo_wait(t, now=True)
             else:
                 self._undo_wait = None    # the board moved on at once: not put back
-        if c.up:
-            self._occ = self._occ - {c.square}
+        if up:
+            self._occ = self._occ - {square}
         else:
-            self._occ = self._occ | {c.square}
-            self._closed_once.add(c.square)   # the switch works (a faulty one is looked for elsewhere first)
+            self._occ = self._occ | {square}
+            self._closed_once.add(square)   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
-            self._note(c.t, f"{'lift' if c.up else 'place'} {self.variant.square_name(c.square)}")
+            self._note(t, f"{'lift' if up else 'place'} {self.variant.square_name(square)}")
         if self._phase is SETUP:
-            self._seg.last_change = c.t
+            self._seg.last_change = t
             if self._setup_fault(c):
                 return
-            self._check_setup(c.t)
+            self._check_setup(t)
             return
         if self._phase is OVER:
             return
         if self._phase is LOST:
-            self._lost_check(c.t)
+            self._lost_check(t)
             return
         if self._recheck is not None:
             self._recheck_correction(c)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
-        piece = self.board.piece_at(c.square) if c.up and c.square in seg.occ0 else None
+        piece = self.board.piece_at(square) if up and square in seg.occ0 else None
         if piece is not None:
-            occ_before = occ | {c.square}     # the square was occupied before this lift
+            occ_before = occ | {square}     # the square was occupied before this lift
         if self._mask.assumed and seg.changes and (self._split is None or self._split_took_capture()) \
                 and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
-        if c.up and not self._clock_mode and self._split is None and seg.changes and self._phase is PLAY \
-                and self._stuck_reply(c, occ | {c.square}):
+        if up and not self._clock_mode and self._split is None and seg.changes and self._phase is PLAY \
+                and self._stuck_reply(c, occ | {square}):
             seg = self._seg                   # the mover's move read, then a reply from a stuck switch
             mover = self.board.turn
         if piece is not None and piece[0] != mover and (
@@ -191,13 +192,13 @@ class Segmenter:
             if self._split is None:
                 self._removal_plan = None
                 # a square closed a moment ago (a neighbour phantom) before a faulty switch
-                plan = self._plan(occ_before, c.square, faults=False)
+                plan = self._plan(occ_before, square, faults=False)
                 phantom = None
                 if plan is None and self._removal_plan is None:
                     if seg.placed_at:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
-                        plan = self._fault_plan(occ_before, c.square)
+                        plan = self._fault_plan(occ_before, square)
                 elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
                     plan = None                 # another landing path captures the lifted piece: a removal
                 elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
@@ -206,21 +207,21 @@ class Segmenter:
                     if phantom is not None:
                         plan = None
                 if plan is not None:
-                    self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
+                    self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif phantom is not None:
                     self._split = phantom
                 elif not self._clock_mode and not self._batch_more:
                     self._split = self._standing_split(seg, c, occ_before)
             elif self._split.square not in occ_before and self._held is not None:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
-                self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts")
+                self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(square)}: his move starts")
                 seg = self._seg
             elif self._split.square not in occ_before or self._split_back_briefly(c):
                 # (its square closed again a moment ago: a neighbour phantom, the piece is still off)
                 back = self._split.square in occ_before
                 occ_before = occ_before - {self._split.square}
                 self._removal_plan = None
-                plan = self._plan(occ_before, c.square)
+                plan = self._plan(occ_before, square)
                 if plan is None and seg.placed_at and (split := self._phantom_free_split(seg, c, occ_before)):
                     plan, occ_before = split.plan, split.occ
                 if isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
@@ -228,24 +229,24 @@ class Segmenter:
                 elif plan is not None:
                     # the first piece stayed off: the mover took it off; this lift starts the reply
                     self._split = None
-                    reason = f"{SIDE[not mover]} lifted {self.variant.square_name(c.square)}: his move starts"
+                    reason = f"{SIDE[not mover]} lifted {self.variant.square_name(square)}: his move starts"
                     if back:
-                        self._cut(len(seg.changes), c.t, plan, occ_before, reason)    # without the phantom
+                        self._cut(len(seg.changes), t, plan, occ_before, reason)    # without the phantom
                     else:
-                        self._commit_plan(plan, c.t, reason, occ_before)
+                        self._commit_plan(plan, t, reason, occ_before)
                     seg = self._seg
-                elif self._removal_plan is not None and self._split_is_removal(c.square):
+                elif self._removal_plan is not None and self._split_is_removal(square):
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
         elif piece is not None and piece[0] == mover and self._ghost_masked and self._hidden_reply(c, occ_before):
             seg = self._seg                   # the mover's move and an unseen reply read: c begins his next
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
-                self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(c.square)} after his press")
+                self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(square)} after his press")
                 seg = self._seg
             elif self._split is not None:
-                if c.square not in self._split.occ:
+                if square not in self._split.occ:
                     pass                    # the phantom the split was read without opens again
-                elif self._split_captures(c.square) and not self._split_standing():
+                elif self._split_captures(square) and not self._split_standing():
                     self._resolve_split()     # the lifted piece is one the opponent's capture took
                     seg = self._seg
                 elif self._mask.assumed and self._split_to_masked():
@@ -253,9 +254,9 @@ class Segmenter:
                     # and this lift begins the reply (tentative, like any first lift of the side not to move)
                     self._resolve_split()
                     seg = self._seg
-                    plan = self._plan(occ_before, c.square)
+                    plan = self._plan(occ_before, square)
                     if plan is not None:
-                        self._split = PendingSplit(len(seg.changes), c.t, plan, occ_before, c.square)
+                        self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif self._dead_landing(c):
                     seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 else:
@@ -265,73 +266,76 @@ class Segmenter:
                 # the mover begins while the board shows a move of his opponent: a second move
                 # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b); his
                 # pieces already off may be the ones that move captured (the move then shows exactly)
-                if self._other_side_move(c.t, occ_before):
+                if self._other_side_move(t, occ_before):
                     seg = self._seg
-        elif (c.up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
-              and c.square == self._split.plan.move.destination and self._split_to_masked()):
+        elif (up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
+              and square == self._split.plan.move.destination and self._split_to_masked()):
             # the mover lifts the piece he played again after the opponent's piece went to a masked square,
             # unseen: the opponent's move is read as it stands and this lift begins the mover's next one
             self._resolve_split()
             seg = self._seg
-            plan = self._plan(occ | {c.square}, c.square)
+            plan = self._plan(occ | {square}, square)
             if plan is not None:
-                self._split = PendingSplit(len(seg.changes), c.t, plan, occ | {c.square}, c.square)
-        elif c.up and self._split is not None and self._split_captures(c.square):
+                self._split = PendingSplit(len(seg.changes), t, plan, occ | {square}, square)
+        elif up and self._split is not None and self._split_captures(square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg
         self._record_change(seg, c)
         split = self._split
-        if split is not None and not c.up:
-            if c.square not in split.occ and self._split_lands(split, c.square):
+        if split is not None and not up:
+            if square not in split.occ and self._split_lands(split, square):
                 if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
                     self._resolve_split()
                     return
                 # a captured piece still standing lifted, and a square it can go to closes: its owner's move
                 # with it once the square stays closed (a neighbour phantom opens within touch_s)
-                self._land_wait = (c.t, c.square, split)
-            if self._held is not None and c.square == split.square:
+                self._land_wait = (t, square, split)
+            if self._held is not None and square == split.square:
                 # the piece is back where it stood: the mover had taken it off before his press
-                self._commit_held(f"{self.variant.square_name(c.square)} put back after the press")
+                self._commit_held(f"{self.variant.square_name(square)} put back after the press")
                 seg = self._seg
         if self._undo is not None and not self._batch_more and self._land_wait is None:
-            if not c.up and occ == self._undo.occ_before and occ != seg.occ0:
+            if not up and occ == self._undo.occ_before and occ != seg.occ0:
                 # put back as it was, maybe: a take-back once the board stays so (a neighbour phantom
                 # closes a square a moment, maybe the very square a take-back fills)
-                self._undo_wait = (c.t, self._undo)
-            elif self._try_undo(c.t, occ):
+                self._undo_wait = (t, self._undo)
+            elif self._try_undo(t, occ):
                 return
         if len(occ ^ seg.occ0) >= self._lost_limit():
-            self._lose(c.t, occ)
+            self._lose(t, occ)
 
     def _record_change(self, seg: Segment, c: SquareChange) -> None:
-        s = c.square
+        t, s, up = c
         seg.changes.append(c)
-        seg.last_change = c.t
-        if c.up and s in seg.occ0:
-            piece = self.board.piece_at(s)
-            if piece is not None and piece[0] == self.board.turn:
-                seg.last_own_lift = s
-        elif not c.up and s not in seg.occ0 and seg.last_own_lift is not None:
-            seg.hints[s] = seg.last_own_lift
-        if c.up:
-            if s in seg.occ0 and s not in seg.placed_at:
-                seg.lifted_at[s] = c.t
+        seg.last_change = t
+        occ0 = seg.occ0
+        if up:
+            if s in occ0:
+                piece = self.board.piece_at(s)
+                if piece is not None and piece[0] == self.board.turn:
+                    seg.last_own_lift = s
+            placed_at = seg.placed_at
+            if s in occ0 and s not in placed_at:
+                seg.lifted_at[s] = t
                 if seg.pieces is None and self._pieces is not None and not seg.lift_order:
                     seg.pieces = self._pieces
                 seg.lift_order.append(s)
-            elif s in seg.placed_at:
-                down = seg.placed_at.pop(s)
-                if s not in seg.occ0 and c.t - down >= self.settings.touch_s:
-                    seg.landings[s] = c.t - down
-                if s in seg.occ0:
-                    seg.lifted_at[s] = c.t
+            elif s in placed_at:
+                down = placed_at.pop(s)
+                if s not in occ0 and t - down >= self.settings.touch_s:
+                    seg.landings[s] = t - down
+                if s in occ0:
+                    seg.lifted_at[s] = t
                     seg.lift_order.append(s)
         else:
-            if s in seg.occ0 and s in seg.lifted_at:
-                up = seg.lifted_at.pop(s)
-                if c.t - up >= self.settings.touch_s:
-                    seg.touches.append((s, up, c.t))
-            seg.placed_at[s] = c.t
+            if s not in occ0:
+                if seg.last_own_lift is not None:
+                    seg.hints[s] = seg.last_own_lift
+            elif s in seg.lifted_at:
+                lifted = seg.lifted_at.pop(s)
+                if t - lifted >= self.settings.touch_s:
+                    seg.touches.append((s, lifted, t))
+            seg.placed_at[s] = t
 
     def _index(self, board: Board | None = None) -> PositionIndex:
         """The candidates of ``board`` (default: the engine's board), built once per position."""
