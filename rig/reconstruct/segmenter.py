@@ -20,7 +20,7 @@ from rig.reconstruct.outputs import (
     PositionLost,
     PositionRestored,
 )
-from rig.reconstruct.state import LOST, OVER, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, Undo, snap
+from rig.reconstruct.state import LOST, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, TwoMoves, Undo, snap
 
 __all__ = ["Segmenter"]
 
@@ -159,17 +159,16 @@ class Segmenter:
             self._closed_once.add(square)   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
             self._note(t, f"{'lift' if up else 'place'} {self.variant.square_name(square)}")
-        if self._phase is SETUP:
-            self._seg.last_change = t
-            if self._setup_fault(c):
-                return
-            self._check_setup(t)
-            return
-        if self._phase is OVER:
-            return
-        if self._phase is LOST:
-            self._lost_check(t)
-            return
+        phase = self._phase
+        if phase is not PLAY:
+            if phase is SETUP:
+                self._seg.last_change = t
+                if self._setup_fault(c):
+                    return
+                self._check_setup(t)
+            elif phase is LOST:
+                self._lost_check(t)
+            return                        # OVER: nothing more is read
         if self._recheck is not None:
             self._recheck_correction(c)
         occ = self._occ
