@@ -15,8 +15,12 @@ differ (an engine before and after a change) replay the very same frames:
 To measure another tree (e.g. a ``git worktree`` of an older commit) with this script, run it from that tree's
 directory with ``PYTHONPATH=.``: the script prints the ``rig`` package it replays with.
 
+Without a command (as ``./dev bench`` runs it) the corpus is written to a temporary directory and counted (timed
+only, without valgrind).
+
 Usage: python bench/callgrind_replay.py write DIR [--games N] [--plies N] [--seed S]
        python bench/callgrind_replay.py count DIR [--keep OUTDIR]
+       python bench/callgrind_replay.py
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,11 +64,19 @@ def replay(directory: str, parse_only: bool) -> int:
     from rig.session import read_session
 
     paths = sorted(glob.glob(os.path.join(directory, "*.jsonl")))
-    if not paths:
-        print(f"error: no session files (*.jsonl) in {directory}", file=sys.stderr)
+    expected_path = os.path.join(directory, "expected.json")
+    if not paths or not os.path.isfile(expected_path):
+        print(f"error: {directory} is not a corpus written by 'callgrind_replay.py write' (session files "
+              f"*.jsonl and expected.json)", file=sys.stderr)
         return 2
-    sessions = [read_session(p) for p in paths]
-    with open(os.path.join(directory, "expected.json"), encoding="utf-8") as fh:
+    sessions = []
+    for path in paths:
+        try:
+            sessions.append(read_session(path))
+        except ValueError as exc:         # SessionFormatError is a ValueError
+            print(f"error: {path}: {exc}", file=sys.stderr)
+            return 2
+    with open(expected_path, encoding="utf-8") as fh:
         expected = json.load(fh)
     gc.collect()
     gc.freeze()
@@ -97,12 +110,20 @@ def instructions(directory: str, parse_only: bool, outdir: str) -> int:
         sys.stderr.write(done.stderr)
         raise SystemExit(f"error: {' '.join(cmd)} failed (exit {done.returncode})")
     print("  " + done.stdout.strip())
-    with open(out, encoding="utf-8") as fh:
+    total = callgrind_total(out)
+    if total is None:
+        raise SystemExit(f"error: no instruction total in {out}")
+    return total
+
+
+def callgrind_total(path: str) -> int | None:
+    """The instructions (``Ir``) a callgrind output file totals: its ``summary:`` (or ``totals:``) line."""
+    with open(path, encoding="utf-8") as fh:
         for line in fh:
             m = re.match(r"(?:summary|totals):\s*(\d+)", line)
             if m:
                 return int(m.group(1))
-    raise SystemExit(f"error: no instruction total in {out}")
+    return None
 
 
 def count(directory: str, keep: str | None) -> int:
@@ -121,7 +142,7 @@ def count(directory: str, keep: str | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="command", required=True)
+    sub = ap.add_subparsers(dest="command")
     w = sub.add_parser("write", help="write the bench corpus as session files")
     w.add_argument("dir")
     w.add_argument("--games", type=int, default=60)
@@ -134,6 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("dir")
     c.add_argument("--keep", metavar="OUTDIR", help="keep the callgrind output files there (callgrind_annotate)")
     args = ap.parse_args(argv)
+    if args.command is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            write(tmp, 60, 80, 0)
+            if shutil.which("valgrind") is None:
+                print("valgrind is not installed: one replay timed instead of counted")
+                return replay(tmp, False)
+            return count(tmp, None)
     if args.command == "write":
         return write(args.dir, args.games, args.plies, args.seed)
     if not os.path.isdir(args.dir):
@@ -141,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "replay":
         return replay(args.dir, args.parse_only)
+    if not os.path.isfile(os.path.join(args.dir, "expected.json")):
+        print(f"error: {args.dir} is not a corpus written by 'callgrind_replay.py write'", file=sys.stderr)
+        return 2
+    if shutil.which("valgrind") is None:
+        print("error: valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 2
     return count(args.dir, args.keep)
 
 
