@@ -114,7 +114,9 @@ def test_pages_api_and_pdn_follow_the_action_and_transcribe_reproduces_it(tmp_pa
         before = client.get("/api/game").json()["clock"]
         body = post(client, action="time", side="black", delta_ms=90_000, note="FPD 7.5b: white's penalty")
         assert body["lines"][0]["delta_ms"] == 90_000
-        after = client.get("/api/game").json()["clock"]
+        # journaled within the page's wait, or queued (202) on a loaded machine: shown once applied
+        after = wait_for(lambda: (c := client.get("/api/game").json()["clock"])["black_ms"] != before["black_ms"]
+                         and c)
         assert after["black_ms"] == before["black_ms"] + 90_000 and after["white_ms"] == before["white_ms"]
         rig.release_all()
         rig.settle()
