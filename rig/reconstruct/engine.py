@@ -146,6 +146,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         self._recheck: Recheck | None = None   # a correction that the next change may show was a move
         self._batch_more = False             # the change being read has more of its frame after it
         self._removal_plan: Explanation | None = None   # _plan's reading when the lift it was given is a removal
+        self._hand_t = float("-inf")         # the last camera frame with a hand over the board
         self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
@@ -156,6 +157,11 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         t = event.t
         self._pump(t)
         if isinstance(event, Frame):
+            if event.hand and self._deb.raw is not None:
+                # a camera's hand over the board: the board is hidden, not still (its squares repeat the last
+                # frame); without a clock a still board counts from the hand's last picture (commit.py)
+                self._hand_t = self._now = t
+                return self._out
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
