@@ -44,8 +44,6 @@ OCCLUDED_SQUARES = 0.5
 SKIN_SQUARES = 0.1
 #: band area (squares) changed outside the board that, with a trace of a hand on it, is an arm (vision.occlusion)
 BAND_SQUARES = 0.15
-#: a dark square's colour inside light squares (squares) that is a hand (hand-free game pictures show up to 0.012)
-DARK_ON_LIGHT = 0.05
 
 
 @dataclass(frozen=True)
@@ -208,7 +206,7 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     floor = [clf.read(img) for img in (empty, start)]
     occluded_squares = max(OCCLUDED_SQUARES, 0.3 + max(r.unexplained for r in floor))
     hand_squares = max(2, 2 + max(r.foreign for r in floor))
-    dark_on_light = max(DARK_ON_LIGHT, 0.04 + max(r.dark_on_light for r in floor))  # squares
+    dark_on_light = max(0.08, 0.06 + max(r.dark_on_light for r in floor))  # squares
     skin_squares = max(SKIN_SQUARES, 0.1 + max(r.skin for r in floor))
     band_squares = max(BAND_SQUARES, 0.1 + max(r.band for r in floor))
     config = CameraConfig(v, px, grid.corners, appearance, grid.method, (w, h), marker_size, marker_offset,

@@ -12,6 +12,7 @@ from calibration.camera import calibrate_camera
 from rig.board import Board
 from rig.simulate.games import load_pdn_game
 from rig.variants import get_variant
+from vision.classify import DARK_INSIDE
 from vision.render import SKINS, Hand, render
 from vision.testset import calibration_pictures, game_pictures, position_scene
 
@@ -96,10 +97,10 @@ def test_dark_hand_in_a_brown_sleeve_at_the_far_corner_portuguese_white_at_the_b
     the far corner. Over the frame the arm is the frame's colour scaled (the band sees no change), over the dark
     squares their colour; only its fingers over the light squares' sides show a dark square's colour, not at
     the squares' centres, where the cue used to look."""
-    config, clf, pictures = _bench_game(4, 0, {0, 1, 96, 98})
+    _, clf, pictures = _bench_game(4, 0, {0, 1, 96, 98})
     _flagged(clf, pictures, {96, 98})
     for i in (96, 98):
-        assert clf.read(render(pictures[i].scene)).dark_on_light > config.dark_on_light
+        assert clf.read(render(pictures[i].scene)).dark_on_light > DARK_INSIDE
 
 
 def test_hands_at_the_far_edge_international_left_portuguese_bottom():

@@ -38,6 +38,7 @@ GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 BAND_EVIDENCE = 0.01  # board area (squares) unexplained that, with the band outside it changed, means a hand
+DARK_INSIDE = 0.05  # a dark square's colour inside light squares (squares) that is a hand (hand-free: up to 0.012)
 WARM_SQUARES = 0.15  # dark squares' area of warm clipped colour (vision.occlusion.ClippedCue) that is a hand
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
@@ -281,7 +282,8 @@ class Classifier:
         dark = cv2.morphologyEx((lab == DARK).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # over a light square's whole inside, its edge left out (misregistration, blur): a dark hand at the board's
         # edge covers the light squares' sides, not their centres
-        dark_on_light = float(cv2.countNonZero(dark & self._light_inside)) / (px * px)
+        dark_inside = float(cv2.countNonZero(dark & self._light_inside)) / (px * px)
+        dark_on_light = dark_inside
         if self._unreachable is not None:
             # (a light square clipped white by the sensor looks like a white piece: no evidence)
             stray = (((lab == BLACK) | ((lab == WHITE) & fair)) & self._unreachable).astype(np.uint8)
@@ -291,7 +293,7 @@ class Classifier:
         covered = self._light_change > LIGHT_CHANGE
         # an arm over the band outside the board, with a trace of something unexplained on it: a hand at the edge
         arm = self.band_squares > 0 and band > self.band_squares and area > BAND_EVIDENCE
-        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
+        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light or dark_inside > DARK_INSIDE
                     or hands >= self.hand_squares or skin > self.skin_squares or covered or arm or warm > WARM_SQUARES)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
