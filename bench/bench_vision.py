@@ -197,7 +197,7 @@ def main(argv=None) -> int:
     print(f"  boards with no wrong claim {pct(full_claims, boards):5.2f} %   (colours and every stack claimed right)")
     print(f"  hands flagged           {pct(hand_flag, hand_n):8.2f} %   ({hand_n} pictures where a hand hides part of "
           f"the playable board; target >= 99 %); hiding under {SMALL} square {pct(small_flag, small_n):.2f} % "
-          f"({small_n})")
+          f"({small_n}), {SMALL} or more {pct(hand_flag - small_flag, hand_n - small_n):.2f} % ({hand_n - small_n})")
     print(f"  hand hiding nothing     {pct(near_flag, near_n):8.2f} %   flagged ({near_n} pictures with a hand over "
           f"the frame or light squares only; either answer); not flagged and read right "
           f"{near_right} of {near_n - near_flag}")
