@@ -6,7 +6,8 @@ writes it; :func:`read_session` validates every line and raises
 :class:`SessionFormatError` naming the line and what is wrong.
 
 Optional fields the rig adds (readers ignore what they do not know):
-``frame.raw`` (matrix cell states, for re-calibration), ``clock.source``,
+``frame.raw`` (matrix cell states, for re-calibration), ``frame.hand`` (a camera's hand over the board),
+``clock.source``,
 ``clock`` events ``pause``/``resume``/``disconnected``/``reconnected`` and
 ``arbiter`` decisions (``{"type": "arbiter", "t": ..., "action": ...}``) and the scanner's switch
 ``health`` findings (``{"type": "health", "t": ..., "kind": ..., "square": ...}``, written by ``rig run``).
@@ -84,6 +85,8 @@ class Frame:
     occupied: frozenset[int]
     pieces: dict[int, str] | None = None
     raw: Any = None
+    #: a camera saw a hand over the board at ``t``: the frame repeats the last position (the board is hidden)
+    hand: bool = False
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": "frame", "t": round(self.t, 4), "occupied": sorted(self.occupied)}
@@ -91,6 +94,8 @@ class Frame:
             d["pieces"] = {str(k): v for k, v in sorted(self.pieces.items())}
         if self.raw is not None:
             d["raw"] = self.raw
+        if self.hand:
+            d["hand"] = True
         return d
 
 
@@ -261,7 +266,10 @@ def parse_event(obj: dict, line: int, squares: int) -> Event:
                 if v not in PIECE_CODES:
                     raise SessionFormatError(f"piece {v!r} on {k} is not one of w, W, b, B", line)
                 parsed[sq] = v
-        return Frame(t=t, occupied=frozenset(occ), pieces=parsed, raw=obj.get("raw"))
+        hand = obj.get("hand", False)
+        if not isinstance(hand, bool):
+            raise SessionFormatError(f"frame 'hand' must be true or false, not {hand!r}", line)
+        return Frame(t=t, occupied=frozenset(occ), pieces=parsed, raw=obj.get("raw"), hand=hand)
     if kind == "clock":
         t = _num(obj, "t", line)
         ev = obj.get("event")

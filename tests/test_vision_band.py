@@ -77,4 +77,6 @@ def test_hand_at_the_edge_flagged_by_the_band_and_still_boards_in_drifting_light
         assert hidden > 0.25
         reading = clf.read(img)
         assert reading.band > config.band_squares and reading.occluded, f"hand at {x}: band {reading.band:.2f}"
-        assert not off.read(img).occluded  # no other cue sees it
+        # without the band: only the dark square's colour over the light squares' sides (issue 12 part 3) sees it
+        quiet = off.read(img)
+        assert not quiet.occluded or quiet.dark_on_light > 0.0

@@ -24,7 +24,7 @@ import numpy as np
 from rig.variants import Variant
 from vision.colour import CLIPPED, features
 from vision.kings import KING_AT, StackReader
-from vision.occlusion import BandCue, SkinCue
+from vision.occlusion import BandCue, ClippedCue, SkinCue
 from vision.pose import CameraPose
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
@@ -38,6 +38,8 @@ GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
 EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 BAND_EVIDENCE = 0.01  # board area (squares) unexplained that, with the band outside it changed, means a hand
+DARK_INSIDE = 0.05  # a dark square's colour inside light squares (squares) that is a hand (hand-free: up to 0.012)
+WARM_SQUARES = 0.15  # dark squares' area of warm clipped colour (vision.occlusion.ClippedCue) that is a hand
 FLOOR = np.array([0.18, 0.035, 0.035], np.float32)  # least spread of each feature (noise, JPEG, shadows)
 
 
@@ -71,6 +73,7 @@ class Reading:
     dark_on_light: float = 0.0       # a dark square's colour on light squares, in squares
     skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
     band: float = 0.0                # band outside the board changed from the empty board's (vision.occlusion), squares
+    warm: float = 0.0                # warm clipped colour on dark squares (vision.occlusion.ClippedCue), squares
     ms: float = 0.0
     t: float = 0.0
     stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
@@ -109,6 +112,10 @@ class Classifier:
         c = (np.arange(px) + 0.5 - px / 2) / px
         rr = np.hypot(c[:, None], c[None, :])
         self.centre = rr < 0.3
+        inside = np.zeros((px, px), np.uint8)
+        inside[EDGE:px - EDGE, EDGE:px - EDGE] = 1
+        light = np.kron((~self.dark).astype(np.uint8), np.ones((px, px), np.uint8))
+        self._light_inside = light * np.tile(inside, (n, n))  # light squares' inside, EDGE pixels of each side left out
         self.block = slice(px // 4, px - px // 4)
         neighbours = []
         for row in range(n):
@@ -141,6 +148,7 @@ class Classifier:
             self.band = BandCue(n, px, self.margin, None if self.stacks is None else self.stacks.reach(margin=True),
                                 appearance.band)
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
+            self._warm = ClippedCue(self.dark, px)
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
             self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
@@ -264,6 +272,7 @@ class Classifier:
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         # a pixel with a channel at the sensor's top is no evidence either (glare on an overexposed board)
         fair = self.inner(full).max(-1) < CLIPPED
+        warm = self._warm.area(self.inner(full), gain, ~fair)  # a pale hand over an overexposed board
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim) & fair, cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
@@ -271,8 +280,10 @@ class Classifier:
         # so is a piece's colour on a light square where no piece on the board reaches (a sleeve, a carried piece)
         # (in blobs: the noise of a dim light square scatters single pixels of the dark squares' colour)
         dark = cv2.morphologyEx((lab == DARK).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        dark_cells = dark.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]
-        dark_on_light = float(dark_cells[~self.dark].sum()) / (px * px)
+        # over a light square's whole inside, its edge left out (misregistration, blur): a dark hand at the board's
+        # edge covers the light squares' sides, not their centres
+        dark_inside = float(cv2.countNonZero(dark & self._light_inside)) / (px * px)
+        dark_on_light = dark_inside
         if self._unreachable is not None:
             # (a light square clipped white by the sensor looks like a white piece: no evidence)
             stray = (((lab == BLACK) | ((lab == WHITE) & fair)) & self._unreachable).astype(np.uint8)
@@ -282,8 +293,8 @@ class Classifier:
         covered = self._light_change > LIGHT_CHANGE
         # an arm over the band outside the board, with a trace of something unexplained on it: a hand at the edge
         arm = self.band_squares > 0 and band > self.band_squares and area > BAND_EVIDENCE
-        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light
-                    or hands >= self.hand_squares or skin > self.skin_squares or covered or arm)
+        occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light or dark_inside > DARK_INSIDE
+                    or hands >= self.hand_squares or skin > self.skin_squares or covered or arm or warm > WARM_SQUARES)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
@@ -300,7 +311,8 @@ class Classifier:
             confidence[sq] = max(w, b) / total
         stack, unknown = self._stacks(lab_full, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
-                       skin=skin, band=band, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
+                       skin=skin, band=band, warm=warm, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
+                       unknown=unknown)
 
     def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the

@@ -1,4 +1,8 @@
-"""Skin over the light squares: the cue that sees a hand of the light squares' own brightness.
+"""Hand cues that need more than a pixel's class: skin over the light squares (:class:`SkinCue`), an arm over
+the band outside the board (:class:`BandCue`), a warm colour the sensor clipped on a dark square
+(:class:`ClippedCue`).
+
+Skin over the light squares: the cue that sees a hand of the light squares' own brightness.
 
 Nothing stands on a light square, so what a light square may show is known: its calibrated colour, scaled
 by the light (a shadow, a drift of the level: the hue stays) and mixed with what a piece beside it shows
@@ -19,7 +23,7 @@ import numpy as np
 from vision.colour import CLIPPED, features
 from vision.errors import CameraConfigError
 
-__all__ = ["SkinCue", "BandCue"]
+__all__ = ["SkinCue", "BandCue", "ClippedCue"]
 
 STEP = 2        # the cue works on a view of half the resolution (px / 2 pixels a square)
 INSET = 0.125   # of a square's side, its edge left out (misregistration, blur into the dark square)
@@ -137,3 +141,37 @@ class BandCue:
                 lum[self._side == side] -= np.median(lum[here])
         moved = (rest > BAND_HUE) | (lum < -BAND_LUM) | ((lum > BAND_LUM) & (w < 0.5 * so / 3))
         return float((moved & use).sum()) * (self.c * self.c) / (self.px * self.px)
+
+
+WARM = 0.8  # a clipped pixel's least channel over its greatest (tint taken off) under which it is not a white piece
+
+
+class ClippedCue:
+    """A colour brighter than the sensor takes on a dark square's inside, and warm: a pale hand (or a beige
+    sleeve) over an overexposed board. A dark square never clips (glare adds at most a few tens to its
+    brown); of what may stand on it only a white piece does, and a white piece is neutral: its channels, the
+    light's tint taken off, stay within a few percent of each other however many of them clipped. Skin keeps
+    its blue well under its red even with the red at the sensor's top. Every other cue is blind there: a
+    clipped pixel is no evidence of a class, a light or a hue. The pixels whose least channel is under ``WARM``
+    of their greatest, in blobs (a 3x3 opening: JPEG's colour bleeds at a white piece's rim), counted in
+    squares."""
+
+    def __init__(self, dark: np.ndarray, px: int):
+        n = dark.shape[0]
+        inside = np.zeros((px, px), bool)
+        k = max(1, int(round(px * INSET)))
+        inside[k:px - k, k:px - k] = True
+        self.px = px
+        self._inside = np.kron(dark, np.ones((px, px), bool)) & np.tile(inside, (n, n))
+        self._kernel = np.ones((3, 3), np.uint8)
+
+    def area(self, inner: np.ndarray, gain: np.ndarray, clipped: np.ndarray) -> float:
+        """Dark squares' area (squares) of warm clipped pixels in the top-down view ``inner`` (no margin), with
+        the light's ``gain`` (its tint) and the pixels ``clipped`` as the sensor took them."""
+        sel = self._inside & clipped
+        if not sel.any():
+            return 0.0
+        colour = inner[sel].astype(np.float32) * gain[sel]
+        hit = np.zeros(sel.shape, np.uint8)
+        hit[sel] = colour.min(-1) < WARM * colour.max(-1)
+        return float(cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel).sum()) / (self.px * self.px)

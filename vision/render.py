@@ -25,8 +25,8 @@ import numpy as np
 
 from rig.variants import Variant
 
-__all__ = ["Camera", "Lighting", "Hand", "Scene", "random_scene", "render", "SIDES", "SKINS", "SLEEVES", "drift",
-           "FRAME", "MARKER_OFFSET", "MARKER_SIZE", "PIECE_R", "PIECE_H"]
+__all__ = ["Camera", "Lighting", "Hand", "Scene", "random_scene", "render", "hidden_area", "SIDES", "SKINS", "SLEEVES",
+           "drift", "FRAME", "MARKER_OFFSET", "MARKER_SIZE", "PIECE_R", "PIECE_H"]
 
 FRAME = 1.3          # frame width around the board, squares
 MARKER_OFFSET = 0.65 # marker centre outside each board corner, squares (both axes)
@@ -105,10 +105,6 @@ class Scene:
     table: tuple[int, int, int] = (110, 112, 118)
     seed: int = 0
 
-    @property
-    def occluded(self) -> bool:
-        return bool(self.hands)
-
 
 # --------------------------------------------------------------------------- camera geometry
 
@@ -167,9 +163,12 @@ def _hull(img: np.ndarray, pts: np.ndarray, colour) -> None:
 # --------------------------------------------------------------------------- drawing
 
 
-def _draw_piece(img, proj, x, y, code, z0=0.0):
-    """A man (cylinder) or a king (two stacked men, the seam between them visible)."""
+def _draw_piece(img, proj, x, y, code, z0=0.0, solid=None):
+    """A man (cylinder) or a king (two stacked men, the seam between them visible); all in ``solid`` when
+    given (a mask of what the piece covers)."""
     top, side, groove = WHITE_PIECE if code.lower() == "w" else BLACK_PIECE
+    if solid is not None:
+        top = side = groove = solid
     layers = 2 if code.isupper() else 1
     for k in range(layers):
         lo, hi = z0 + k * PIECE_H, z0 + (k + 1) * PIECE_H
@@ -217,11 +216,12 @@ def _draw_markers(img, proj, n):
         img[y0:y1, x0:x1][mask] = warped[mask]
 
 
-def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
-    """Arm from the player's side to the wrist, palm, four fingers and a thumb, at height ``z``."""
+def _draw_hand(img, proj, hand: Hand, n: int, solid=None):
+    """Arm from the player's side to the wrist, palm, four fingers and a thumb, at height ``z``; all in
+    ``solid`` when given (a mask of what the hand hides)."""
     x, y = hand.at
-    skin = tuple(int(c) for c in hand.skin)
-    dark = tuple(int(c * 0.82) for c in skin)
+    skin = tuple(int(c) for c in hand.skin) if solid is None else solid
+    dark = tuple(int(c * 0.82) for c in skin) if solid is None else solid
     ca, sa = math.cos(hand.angle), math.sin(hand.angle)
 
     def w(px, py, z=hand.z):  # hand frame (fingers towards -side_y) -> world
@@ -229,7 +229,7 @@ def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
         return (x + ca * px - sa * py * fy, y + sa * px + ca * py * fy, z)
 
     if hand.carrying:
-        _draw_piece(img, proj, *w(0, 0.7)[:2], hand.carrying, z0=max(0.0, hand.z - 0.45))
+        _draw_piece(img, proj, *w(0, 0.7)[:2], hand.carrying, z0=max(0.0, hand.z - 0.45), solid=solid)
     wrist = w(0, -0.9)
     far = (wrist[0], y + hand.side_y * (n + 6), hand.z + 3.0)
     for _ in range(20):  # the arm ends before it would pass behind the camera
@@ -245,7 +245,7 @@ def _draw_hand(img, proj, hand: Hand, n: int, rng: random.Random):
             cuff = np.array(wrist) + (np.array(far) - np.array(wrist)) * 0.12
             sleeve = np.array([[cuff[0] - 0.65, cuff[1], cuff[2]], [cuff[0] + 0.65, cuff[1], cuff[2]],
                                [far[0] + 0.9, far[1], far[2]], [far[0] - 0.9, far[1], far[2]]])
-            _hull(img, proj(sleeve), tuple(int(c) for c in hand.sleeve))
+            _hull(img, proj(sleeve), tuple(int(c) for c in hand.sleeve) if solid is None else solid)
     palm = np.array([w(0.75 * math.cos(a), 0.9 * math.sin(a) - 0.1) for a in np.linspace(0, 2 * math.pi, 24)])
     _poly(img, proj(palm), skin)
     for k, fx in enumerate((-0.5, -0.17, 0.17, 0.5)):
@@ -317,12 +317,11 @@ def _shade(img: np.ndarray, mask: np.ndarray, depth: float) -> np.ndarray:
 
 def render(scene: Scene, cover: bool = False):
     """The scene as the camera sees it: a BGR ``uint8`` image (JPEG-compressed when ``light.jpeg``);
-    with ``cover``, also how much of the board the hands hide, in squares."""
+    with ``cover``, also how much of the playable board the hands hide (:func:`hidden_area`), in squares."""
     v = scene.variant
     n = v.size
     cam = scene.camera
     proj = _Projector(cam, n)
-    rng = random.Random(scene.seed)
     img = np.empty((cam.height_px, cam.width, 3), np.uint8)
     img[:] = scene.table
     light_c, dark_c, frame_c = PALETTES[scene.palette % len(PALETTES)]
@@ -348,27 +347,49 @@ def render(scene: Scene, cover: bool = False):
     placed.sort(key=lambda p: -np.hypot(p[0] - proj.C[0], p[1] - proj.C[1]))
     for x, y, code in placed:
         _draw_piece(img, proj, x, y, code)
-    hidden = 0.0
     if scene.hands:
         for hand in scene.hands:  # the hand's soft shadow on the board
             hs = np.zeros(img.shape[:2], np.uint8)
             _poly(hs, proj(_circle(hand.at[0] + 0.4, hand.at[1] - 0.4, 0, 1.1)), 255)
             img = _shade(img, cv2.GaussianBlur(hs, (0, 0), 8.0), 0.3)
-        before = img.copy()
         for hand in scene.hands:
-            _draw_hand(img, proj, hand, n, rng)
-        board = np.zeros(img.shape[:2], np.uint8)
-        corners = proj(np.array([[0, 0, 0], [n, 0, 0], [n, n, 0], [0, n, 0]], float))
-        _poly(board, corners, 1)
-        changed = cv2.bitwise_and(cv2.cvtColor(cv2.absdiff(img, before), cv2.COLOR_RGB2GRAY), board * 255)
-        hidden = cv2.countNonZero(changed) / (cv2.countNonZero(board) / (n * n))
+            _draw_hand(img, proj, hand, n)
     img = _distort(img, cam)
     img = _light(img, scene.light, np.random.default_rng(scene.seed))
     img = cv2.cvtColor(img, cv2.COLOR_RGB2BGR)
     if scene.light.jpeg:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(scene.light.jpeg)])
         img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return (img, hidden) if cover else img
+    return (img, hidden_area(scene)) if cover else img
+
+
+def hidden_area(scene: Scene) -> float:
+    """How much of the playable board the scene's hands (arm, sleeve, a carried piece) hide in the picture, in
+    squares: the pixels of the dark squares and of the pieces standing on the board (a piece's side and top
+    reach beyond its square in perspective) that a hand is drawn over, at half a pixel's coverage. 0: the
+    board's playable part is all in view (a hand may still be in the picture, over the frame or light
+    squares only)."""
+    if not scene.hands:
+        return 0.0
+    v = scene.variant
+    n = v.size
+    cam = scene.camera
+    proj = _Projector(cam, n)
+    shape = (cam.height_px, cam.width)
+    board, playable, hands = (np.zeros(shape, np.uint8) for _ in range(3))
+    _poly(board, proj(np.array([[0, 0, 0], [n, 0, 0], [n, n, 0], [0, n, 0]], float)), 255)
+    for f in range(n):
+        for r in range(n):
+            if v.is_dark(f, r):
+                _poly(playable, proj(np.array([[f, r, 0], [f + 1, r, 0], [f + 1, r + 1, 0], [f, r + 1, 0]])), 255)
+    for sq, code in scene.pieces.items():
+        f, r = v.coords(sq)
+        dx, dy = scene.offsets.get(sq, (0.0, 0.0))
+        _draw_piece(playable, proj, f + 0.5 + dx, r + 0.5 + dy, code, solid=255)
+    for hand in scene.hands:
+        _draw_hand(hands, proj, hand, n, solid=255)
+    hidden = cv2.countNonZero(((playable >= 128) & (hands >= 128)).astype(np.uint8))
+    return hidden / (cv2.countNonZero((board >= 128).astype(np.uint8)) / (n * n))
 
 
 # --------------------------------------------------------------------------- random scenes

@@ -1,6 +1,7 @@
 """The camera as a board source: pictures in, session frames out (``rig record --camera``, ``rig run
 --camera``). One :class:`CameraBoard` reads each picture (:mod:`vision.classify`) and decides what to
-emit (:mod:`vision.stability`)."""
+emit (:mod:`vision.stability`); a picture with a hand over the board gives a ``hand`` frame, the last
+position repeated, so that the reconstruction does not take the board as still under the hand."""
 
 from __future__ import annotations
 
@@ -53,6 +54,11 @@ class CameraBoard:
         self.stats.ms.append(reading.ms)
         frames = self.watcher.feed(reading)
         self.stats.emitted += len(frames)
+        if reading.occluded and self.watcher.emitted is not None:
+            # the board is hidden: the last position again, marked, so the engine does not take the board as
+            # still while a hand is over it (a version-1 reader sees a repeat; docs/session-format.md)
+            last = self.watcher.emitted
+            frames.append(Frame(t, frozenset(last), dict(last), hand=True))
         return frames
 
     def finish(self, t: float) -> list[Frame]:

@@ -9,19 +9,21 @@ reconstruction engine's ``stable_s`` (2 s) at the slowest rate the tests play pi
 player removing captured pieces does not leave the board still that long (the simulator's human model,
 ``rig.simulate.model``, takes 0.15-0.6 s between removals), else the engine rightly takes the move as
 finished with a captured piece standing (``capture-not-removed``). Every picture comes with the truth:
-the pieces on the board, and whether a hand is over it.
+the pieces on the board, and how much of the playable board a hand hides in it (from the renderer's
+geometry: a hand over the frame or the light squares only hides nothing playable).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Iterator
 
 from rig.board import Board
 from rig.move import Move
 from rig.variants import Variant
-from vision.render import Hand, Scene, SKINS, SLEEVES, drift, random_scene
+from vision.render import Hand, Scene, SKINS, SLEEVES, drift, hidden_area, random_scene
 
 __all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene", "write_pictures"]
 
@@ -30,8 +32,23 @@ __all__ = ["Picture", "calibration_pictures", "game_pictures", "position_scene",
 class Picture:
     scene: Scene
     pieces: dict[int, str]     # what stands on the board
-    occluded: bool             # a hand is over the board
     ply: int                   # moves made so far (complete or not)
+
+    @cached_property
+    def hidden(self) -> float:
+        """Squares of the playable board (dark squares and the pieces on them, as the camera sees them) that
+        a hand, its arm or a carried piece hides in the picture (:func:`vision.render.hidden_area`)."""
+        return hidden_area(self.scene)
+
+    @property
+    def occluded(self) -> bool:
+        """A hand hides part of the playable board (a piece's edge is enough): the camera must flag it."""
+        return self.hidden > 0
+
+    @property
+    def hand_in_view(self) -> bool:
+        """A hand is in the picture, over the board or not (over the frame or light squares only)."""
+        return bool(self.scene.hands)
 
 
 def _centre(variant, square: int) -> tuple[float, float]:
@@ -54,9 +71,10 @@ def position_scene(base: Scene, pieces: dict[int, str], seed: int, *, hard: bool
 
 
 def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, seed: int = 0, still: int = 2,
-                  hard: bool = True, tail: int = 0) -> Iterator[Picture]:
+                  hard: bool = True, tail: int = 0, pause: int | None = None) -> Iterator[Picture]:
     """Pictures of the game ``moves`` played on ``base``'s board, hands included; ``tail`` hand-free
-    pictures after the last move."""
+    pictures after the last move; ``pause`` hand-free pictures between two removals of captured pieces
+    (None: now and then one)."""
     v = base.variant
     rng = random.Random(seed)
     board = Board(v, fen)
@@ -73,7 +91,7 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
         n[0] += 1
         scene = replace(base, pieces=dict(pieces), offsets=dict(offsets), light=light, hands=hands,
                         seed=seed * 100003 + n[0])
-        return Picture(scene, dict(pieces), bool(hands), ply)
+        return Picture(scene, dict(pieces), ply)
 
     def hand(at, z, white, carrying=None) -> Hand:
         return Hand(at=(at[0] + rng.uniform(-0.2, 0.2), at[1] + rng.uniform(-0.2, 0.2)), z=z,
@@ -105,7 +123,8 @@ def game_pictures(base: Scene, moves: list[Move], *, fen: str | None = None, see
             taken = pieces.pop(s)
             offsets.pop(s, None)
             yield picture((hand(_centre(v, s), 1.8, white, taken),), ply)
-            if rng.random() < 0.4:  # a pause between two removals: one picture (see the module's docstring)
+            gap = (1 if rng.random() < 0.4 else 0) if pause is None else pause
+            for _ in range(gap):  # a pause between two removals (see the module's docstring)
                 yield picture((), ply)
         if move.captured:
             for _ in range(still):

@@ -1,12 +1,13 @@
 """Commit policy: when a turn's segment becomes a move, and what committing it does.
 
-A segment is committed at the mover's clock press (:mod:`rig.reconstruct.presses`), when the opponent
-starts his move, or, without a clock, when the board has stood still for ``stable_s`` with a legal move
-on it; a segment that holds the mover's move and the opponent's start is split at the opponent's first
-lift. Committing plays the move on the board, opens the irregularities the trail shows, accepts an open
-irregular position where the rule set's book says the opponent's move does (CODEX 004 art. 43, 50; FMJD
-002 art. 5.7; under the FPD it stays open, 000 art. 7.5a, 001 art. 5.1.3), and flags a second move in one
-turn (CODEX 004 art. 42.A) or a move after a press without one (FPD 000 art. 7.5b).
+A segment is committed at the mover's clock press (:mod:`rig.reconstruct.presses`), when the opponent starts
+his move, or, without a clock, when the board has stood still for ``stable_s`` with a legal move on it (a
+camera's ``hand`` frame while captured pieces of the move still stand is the mover taking them off: the time
+counts from the last one); a segment that holds the mover's move and the opponent's start is split at the
+opponent's first lift. Committing plays the move on the board, opens the irregularities the trail shows,
+accepts an open irregular position where the rule set's book says the opponent's move does (CODEX 004 art.
+43, 50; FMJD 002 art. 5.7; under the FPD it stays open, 000 art. 7.5a, 001 art. 5.1.3), and flags a second
+move in one turn (CODEX 004 art. 42.A) or a move after a press without one (FPD 000 art. 7.5b).
 Mixed into :class:`rig.reconstruct.Reconstructor`.
 """
 
@@ -41,13 +42,21 @@ class CommitPolicy:
         seg = self._seg
         if phase is PLAY:
             last = seg.last_change
-            if last is None or last + self.settings.stable_s > t or not seg.changes:
+            if last is None or not seg.changes:
+                return
+            if self._hand_t > last and last + self.settings.stable_s <= t:
+                # a camera's hand over the board while captured pieces of the move still stand: the mover taking
+                # them off (FPD 000 3.8), his move not finished; the board is still from the hand's last picture
+                expl = self._explain()
+                if expl is not None and expl.standing:
+                    last = self._hand_t
+            if last + self.settings.stable_s > t:
                 return
         else:
             if phase is SETUP:
                 self._check_setup(t)
             return
-        deadline = seg.last_change + self.settings.stable_s
+        deadline = last + self.settings.stable_s
         p = self._deb.earliest_pending()
         if p is not None and p <= deadline:
             return

@@ -104,7 +104,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         "_reached", "_plies", "_entry_plies", "_deb", "_phase", "_seg", "_deferred", "_out", "_now", "_clock_mode",
         "_times", "_time_offset", "_running", "_await_time", "_undo", "_taken_back", "_split", "_held", "_pieces",
         "_number", "_indexes", "_fen", "_fen_of", "_indexed", "_occ", "_setup_flagged", "_lost", "_lost_target",
-        "_recheck", "_batch_more", "_removal_plan", "_undo_wait", "_land_wait", "_held_off",
+        "_recheck", "_batch_more", "_removal_plan", "_undo_wait", "_land_wait", "_held_off", "_hand_t",
         # failing switches (faults, ghostread, chainread)
         "_mask", "_setup_obs", "_first_t", "_ambiguous_seg", "_waited", "_ending", "_closed_once", "_held_squares",
         "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
@@ -168,6 +168,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         self._undo_wait = None               # a board put back as before the last move, maybe a take-back
         self._land_wait = None               # a standing captured piece's owner maybe landing it
         self._held_off = None                # the opponent's first lifted piece left off on a still board
+        self._hand_t = float("-inf")         # the last camera frame with a hand over the board
         self._init_faults()
 
     # -- public API ------------------------------------------------------------------------
@@ -178,6 +179,11 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         t = event.t
         self._pump(t)
         if isinstance(event, Frame):
+            if event.hand and self._deb.raw is not None:
+                # a camera's hand over the board: the board is hidden, not still (its squares repeat the last
+                # frame); without a clock a still board counts from the hand's last picture (commit.py)
+                self._hand_t = self._now = t
+                return self._out
             if event.pieces is not None:
                 self._pieces = event.pieces
             deb = self._deb
