@@ -90,11 +90,17 @@ def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
 def midgame(args) -> int:
     """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
     of each variant, half a second before plies 10, 16, 22 and 28, the switch under the square the ply's move
-    lands on dies, or the one under the square it leaves sticks closed. Prints, per variant, kind, clock and
-    mode, the games read exactly and without a player irregularity, and the fault named on its square."""
+    lands on dies, or the one under the square it leaves sticks closed (for a capture: the lowest of the squares
+    it empties, a captured piece's square if any). Prints, per variant, kind, clock and mode, the games read
+    exactly and without a player irregularity, and the fault named on its square; then totals per kind."""
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
+    totals = {(k, m): Counter() for k in ("dead", "stuck-closed") for m in MODES}
     for variant in args.variant or VARIANTS:
         game = real_games(variant, 1)[0]
         for kind in ("dead", "stuck-closed"):
+            if args.kind and kind not in args.kind:
+                continue
             for clock in (True, False):
                 stats = {m: Counter() for m in MODES}
                 for ply in (10, 16, 22, 28):
@@ -115,12 +121,25 @@ def midgame(args) -> int:
                         st["games"] += 1
                         st["exact"] += got == s.expected_moves and not r.irregularities
                         st["named"] += any(f.square == square and f.kind == kind for f in r.sensor_faults)
-                        if args.show and (got != s.expected_moves or r.irregularities):
-                            show(seed, f"{kind}:{square}@ply{ply}", mode, got, s, r)
+                        st["irregularities"] += len(r.irregularities)
+                        st["observations"] += len(r.observations)
+                        if got != s.expected_moves or r.irregularities:
+                            if args.show:
+                                show(seed, f"{kind}:{square}@ply{ply}", mode, got, s, r)
+                            if args.dump:
+                                name = seed.replace(":", "_") + f"_{kind}_{square}_{mode}.jsonl"
+                                s.write(os.path.join(args.dump, name))
                 for mode in MODES:
                     st = stats[mode]
+                    totals[kind, mode].update(st)
                     print(f"{variant:13} {kind:13} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
-                          f"exact without irregularity {st['exact']}  named {st['named']}", flush=True)
+                          f"exact without irregularity {st['exact']}  named {st['named']}  irregularities "
+                          f"{st['irregularities']}  observations {st['observations']}", flush=True)
+    print("per fault kind and mode:")
+    for (kind, mode), st in totals.items():
+        if st["games"]:
+            print(f"  {kind:13} {mode:6} games {st['games']:3}  exact without irregularity {st['exact']:3}  named "
+                  f"{st['named']:3}  irregularities {st['irregularities']}  observations {st['observations']}")
     return 0
 
 

@@ -229,6 +229,9 @@ class ChainReread:
         first = found.first
         seg = self._seg
         entries = [self.moves[self._entry_of(p)] for p in plies[first:]]
+        old_index = [self._entry_of(p) for p in plies[first:]]
+        stamps = [(p.pressed, p.clock) for p in plies[first:]]     # the clock's times stay the moves'
+        awaiting = self._await_time
         olds = [self._open_readings[0].occ0]
         for ply in plies[first:-1]:
             olds.append(_after(olds[-1], ply.move))
@@ -243,14 +246,20 @@ class ChainReread:
                 self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
                                  fault_square(r.fault, found.steps[r.ply - first][0]))
         prev = olds[0]
-        for entry, (move, after) in zip(entries, found.steps):
+        for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
             self._commit(Explanation(move, True, None), entry.t, "re-read from the moves after it", occ_after=after)
+            pressed, stamp = stamps[k]
+            self._restamp(len(self.moves) - 1, pressed, stamp)
+            if awaiting is not None and awaiting == old_index[k]:
+                awaiting = len(self.moves) - 1
             prev = after
         for square in list(self._mask.assumed):
             self._mask_square(square, self.board.piece_at(square) is not None)
         seg.occ0 = found.occ0
         self._seg = seg
+        if awaiting is not None:
+            self._await_time = awaiting       # a press whose times are still to come ended a move read again
         name = self.variant.square_name
         changed = next(k for k, (m, _) in enumerate(found.steps) if m.key != entries[k].move.key)
         move = found.steps[changed][0]
@@ -258,6 +267,14 @@ class ChainReread:
                       f"{entries[changed].move_text} re-read as {move.text(name=name)}",
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
+
+    def _restamp(self, index: int, pressed: bool, stamp: Any) -> None:
+        """The move ``index`` read again keeps the press and the clock's times of the move it replaces."""
+        self._entry_plies[index].pressed = pressed
+        if stamp is not None:
+            self._entry_plies[index].clock = stamp
+            self.moves[index] = self.moves[index].evolve(
+                clock_ms=stamp.white_ms if self.moves[index].side == "white" else stamp.black_ms)
 
     def _move_fault(self, t: float, kind: str, old: int, new: int) -> None:
         """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
