@@ -1,0 +1,120 @@
+"""Failing switches, issue 9 part 3 (last pass): a switch that sticks closed under a piece the opponent then
+captures (rig/reconstruct/stuckcapture.py), a switch sticking under a move's origin that a missing diode's
+ghost would explain as well (rig/reconstruct/ghostread.py), and a switch that sticks closed on an empty square
+(rig/reconstruct/unseen.py), per variant and clock mode, through the simulated matrix as
+``bench/bench_faults.py --midgame`` plays them."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+from rig.reconstruct import Reconstructor
+from rig.reconstruct.outputs import DISMISSED
+from rig.session import HealthLine
+from rig.simulate import HumanModel, simulate_game
+from sensors.simulation import through_matrix
+from tests.test_faults_matrix import MODES, _game
+from tests.test_faults_rereads import _midgame
+
+
+def _stuck_on_empty(variant: str, ply: int, clock: bool, health: bool, plies: int):
+    """bench_faults.py --midgame, ``stuck-on-empty``: the switch under the square the ply's move lands on sticks
+    closed half a second before that turn (while the opponent's move before it is under way)."""
+    game = _game(variant, 0)
+    seed = f"mid:{variant}:{ply}:{clock}"
+    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    square = game.moves[ply].destination
+    s = through_matrix(s, [f"stuck-closed:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
+    r = Reconstructor(s.header)
+    for ev in s.events:
+        if health or not isinstance(ev, HealthLine):
+            r.feed(ev)
+    r.finish()
+    return s, r, square
+
+
+def _standing_reread(s, r, square: int) -> None:
+    """The game read exactly, the switch named ``stuck-closed`` on ``square``, the capture-not-removed read
+    at the capture dismissed (the only irregularity), an observation naming the square."""
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
+    assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", DISMISSED)]
+    assert any(o.type == "capture-not-removed" and o.squares == (square,) and "re-read as removed" in o.detail
+               for o in r.observations)
+    assert "capture-not-removed" not in r.pdn()
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_under_a_captured_piece_international_clock(health):
+    """34 sticks under black's piece that 40x29 then takes: read as left standing at the press, then black's
+    6-11 is a capture not taken only with the piece on 34 (34x23): the capture is read again with 34 removed
+    and its switch stuck; 6-11 and the moves after it are legal."""
+    s, r, square = _midgame("international", 28, "stuck-closed", True, health, plies=34)
+    _standing_reread(s, r, square)
+
+
+def test_stuck_under_a_captured_piece_international_no_clock():
+    s, r, square = _midgame("international", 28, "stuck-closed", False, True, plies=34)
+    _standing_reread(s, r, square)
+
+
+def test_stuck_under_a_captured_piece_then_played_onto_international_clock():
+    """The whole game: white's 40-34 later lands on the stuck square unseen, a legal move on the board read
+    (no piece from nowhere, no position lost)."""
+    s, r, square = _midgame("international", 28, "stuck-closed", True, False, plies=46)
+    _standing_reread(s, r, square)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_under_a_captured_piece_brazilian_clock(health):
+    """d4 (18) sticks under the piece e3xc5 takes; black's d6xb4 fits both readings, white's a5xc3 stops short
+    of d4 only with the piece standing (capture-incomplete): the capture is read again, no irregularity."""
+    s, r, square = _midgame("brazilian", 22, "stuck-closed", True, health, plies=27)
+    _standing_reread(s, r, square)
+
+
+def test_stuck_under_a_captured_piece_brazilian_no_clock():
+    s, r, square = _midgame("brazilian", 22, "stuck-closed", False, True)
+    _standing_reread(s, r, square)
+
+
+@pytest.mark.parametrize("clock", [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")])
+def test_stuck_origin_is_no_ghost_of_a_diode_never_suspected_international(clock):
+    """34 sticks before 34-29: 33-29 with 33 a ghost of a missing diode under 21 reads the same, but no diode
+    was suspected before and a stuck switch under 34 explains it as well: the switch is read, 23x34 onto the
+    stuck square follows, no ghost is named, no position-lost."""
+    s, r, square = _midgame("international", 10, "stuck-closed", clock, False, plies=20)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
+    assert [i for i in r.irregularities if i.status != DISMISSED] == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_on_an_empty_square_mid_game_brazilian_clock(health):
+    """The switch under a square no piece stands on sticks closed while the opponent moves: his move and that
+    square show, no move explains both; the square closed on its own and stays closed: a stuck switch (no player
+    puts a piece down from nowhere), masked empty, and the move onto it next is read from the lift."""
+    s, r, square = _stuck_on_empty("brazilian", 10, True, health, plies=14)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
+    assert r.irregularities == []
+
+
+def test_stuck_on_an_empty_square_mid_game_international_no_clock():
+    s, r, square = _stuck_on_empty("international", 16, False, True, plies=20)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
+    assert r.irregularities == []
+
+
+def test_stuck_on_an_empty_square_next_to_the_landing_is_an_observation_portuguese_clock():
+    """21-17 with 18 sticking closed during it: 21-18 with 17 stuck reads the same; the piece lands last, so the
+    square that closed first is taken for the switch, and an observation names both."""
+    s, r, square = _stuck_on_empty("portuguese", 10, True, True, plies=14)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
+    assert r.irregularities == []
+    assert any(o.type == "illegal-move" and set(o.squares) == {17, 18} for o in r.observations)
