@@ -19,15 +19,17 @@ from tests.test_faults_matrix import MODES, _game
 from tests.test_faults_rereads import _midgame
 
 
-def _stuck_on_empty(variant: str, ply: int, clock: bool, health: bool, plies: int):
-    """bench_faults.py --midgame, ``stuck-on-empty``: the switch under the square the ply's move lands on sticks
-    closed half a second before that turn (while the opponent's move before it is under way)."""
+def _struck(variant: str, ply: int, kind: str, clock: bool, health: bool, plies: int):
+    """bench_faults.py --midgame, ``stuck-on-empty`` (``kind`` stuck-closed: the switch under the square the ply's
+    move lands on sticks closed) or ``dead-under-piece`` (``kind`` dead: the one under the piece it moves dies),
+    half a second before that turn (while the opponent's move before it is under way)."""
     game = _game(variant, 0)
     seed = f"mid:{variant}:{ply}:{clock}"
     s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
                       model=HumanModel(bounce_p=0.0), tags=game.tags)
-    square = game.moves[ply].destination
-    s = through_matrix(s, [f"stuck-closed:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
+    move = game.moves[ply]
+    square = move.destination if kind == "stuck-closed" else move.origin
+    s = through_matrix(s, [f"{kind}:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
     r = Reconstructor(s.header)
     for ev in s.events:
         if health or not isinstance(ev, HealthLine):
@@ -97,14 +99,14 @@ def test_stuck_on_an_empty_square_mid_game_brazilian_clock(health):
     """The switch under a square no piece stands on sticks closed while the opponent moves: his move and that
     square show, no move explains both; the square closed on its own and stays closed: a stuck switch (no player
     puts a piece down from nowhere), masked empty, and the move onto it next is read from the lift."""
-    s, r, square = _stuck_on_empty("brazilian", 10, True, health, plies=14)
+    s, r, square = _struck("brazilian", 10, "stuck-closed", True, health, plies=14)
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
     assert r.irregularities == []
 
 
 def test_stuck_on_an_empty_square_mid_game_international_no_clock():
-    s, r, square = _stuck_on_empty("international", 16, False, True, plies=20)
+    s, r, square = _struck("international", 16, "stuck-closed", False, True, plies=20)
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
     assert r.irregularities == []
@@ -113,8 +115,28 @@ def test_stuck_on_an_empty_square_mid_game_international_no_clock():
 def test_stuck_on_an_empty_square_next_to_the_landing_is_an_observation_portuguese_clock():
     """21-17 with 18 sticking closed during it: 21-18 with 17 stuck reads the same; the piece lands last, so the
     square that closed first is taken for the switch, and an observation names both."""
-    s, r, square = _stuck_on_empty("portuguese", 10, True, True, plies=14)
+    s, r, square = _struck("portuguese", 10, "stuck-closed", True, True, plies=14)
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
     assert r.irregularities == []
     assert any(o.type == "illegal-move" and set(o.squares) == {17, 18} for o in r.observations)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_a_piece_that_then_moves_brazilian_clock(health):
+    """a1's switch dies while white's piece stands there, during black's move: at black's press a1 reads empty,
+    a piece taken off (wrong-piece-removed); white then plays a1-b2 and b2 closes with no lift: the piece stood on
+    a1 all along, its switch died. The removal is dismissed, the fault named, the moves read exactly."""
+    s, r, square = _struck("brazilian", 16, "dead", True, health, plies=20)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "dead")]
+    assert [i for i in r.irregularities if i.status != DISMISSED] == []
+    assert [i.type for i in r.irregularities] == ["wrong-piece-removed"]
+    assert any(o.type == "wrong-piece-removed" and "re-read as standing" in o.detail for o in r.observations)
+
+
+def test_dead_under_a_piece_that_then_moves_portuguese_no_clock():
+    s, r, square = _struck("portuguese", 22, "dead", False, True, plies=25)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "dead")]
+    assert [i for i in r.irregularities if i.status != DISMISSED] == []

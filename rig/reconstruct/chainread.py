@@ -46,6 +46,8 @@ class OpenReading(NamedTuple):
     #                                 ghost, or stuck): re-reading the move moves the fault
     standing: tuple[int, ...] = ()  # not two moves: a capture read with these pieces left standing, which a
     #                                 switch stuck closed under them reads the same (stuckcapture.py)
+    gone: bool = False              # ``standing`` are pieces read taken off the board, which a switch that died
+    #                                 under them reads the same (stuckcapture.py)
 
 
 def fault_square(kind: str, move: Move) -> int:

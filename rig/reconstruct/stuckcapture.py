@@ -30,11 +30,13 @@ from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.outputs import DISMISSED
 from rig.reconstruct.state import Segment, Undo, snap
 
-__all__ = ["STANDING_ONLY", "replay_without", "StandingReread"]
+__all__ = ["STANDING_ONLY", "GONE_ONLY", "replay_without", "StandingReread"]
 
 #: irregularities a captured piece counted as standing can make of moves played as if it were gone
 STANDING_ONLY = frozenset({"capture-not-removed", "capture-not-taken", "capture-incomplete", "capture-rule-violated",
                            "illegal-move", "two-moves"})
+#: the same for a piece counted as taken off the board that stood there all along
+GONE_ONLY = STANDING_ONLY - {"capture-not-removed"} | {"wrong-piece-removed", "own-piece-removed"}
 
 
 def _after(occ: frozenset[int], move: Any) -> frozenset[int]:
@@ -77,6 +79,17 @@ class StandingReread:
             return
         self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares)))
 
+    def _gone_suspect(self, squares: tuple[int, ...]) -> None:
+        """A move about to be committed finds ``squares`` taken off the board: when each opened once in the turn
+        and stayed open, a switch that died under a piece reads the same; kept open (``OpenReading.gone``) for
+        the moves after it to tell (the piece moving from there with no lift: it stood there all along)."""
+        seg = self._seg
+        for s in squares:
+            changes = [c for c in seg.changes if c.square == s]
+            if len(changes) != 1 or not changes[0].up or s in self._mask:
+                return
+        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares), True))
+
     def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None,
                          committing: bool) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move: when a capture whose piece was read as left standing, its
@@ -109,23 +122,29 @@ class StandingReread:
         """The capture of ``r`` and the turns after it read with its standing pieces removed (their switches
         stuck closed), the current turn's move last; None when one of them does not read so."""
         own = self._explain(occ)
-        if own is None or not own.exact or own.kind is None:
+        gone = r.gone
+        if gone and own is not None and own.legal and own.exact:
+            return None
+        if not gone and (own is None or not own.exact or own.kind is None):
             return None                   # the turn must be a whole move the piece standing alone makes irregular
         plies = self._plies
         capture = plies[r.ply]
         move = capture.move
         squares = frozenset(r.standing)
-        if capture.withdrawn or move is None or not capture.legal or not squares <= set(move.captured) \
-                or not squares <= occ or squares & {c.square for c in self._seg.changes}:
+        if capture.withdrawn or move is None or not capture.legal or squares & {c.square for c in self._seg.changes}:
+            return None
+        if gone and (squares & occ or squares & {move.origin, *move.captured}) \
+                or not gone and (not squares <= occ or not squares <= set(move.captured)):
             return None
         later = plies[r.ply + 1:]
         if any(p.withdrawn or p.setup_before is not None or p.setup_only for p in later):
             return None
-        if any(self.irregularities[i].type not in STANDING_ONLY for p in plies[r.ply:] for i in p.irregularities):
+        allowed = GONE_ONLY if gone else STANDING_ONLY
+        if any(self.irregularities[i].type not in allowed for p in plies[r.ply:] for i in p.irregularities):
             return None
         bounds = [p.board_before.occupied() for p in later] + [self.board.occupied()]   # after each ply
-        if any(not squares <= s for s in bounds):
-            return None                   # the square opened: a piece stood there
+        if any(bool(squares & s) if gone else not squares <= s for s in bounds):
+            return None                   # the switch read as a piece would: it works
         shown = bounds[1:]
         board = snap(capture.board_before)
         board.push(move)
@@ -136,7 +155,11 @@ class StandingReread:
             return None
         steps, board, cur = replay
         current = turn_shown(self._seg, occ, masked, self._index, lifted)(board, cur)
-        if current is None or squares & {current.move.origin, current.move.destination, *current.move.captured}:
+        if current is None:
+            return None
+        if gone and current.move.origin not in squares:
+            return None                   # only the piece moving from there, with no lift, shows it stood there
+        if not gone and squares & {current.move.origin, current.move.destination, *current.move.captured}:
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
         return [(move, _after(r.occ0, move))] + steps, board, cur, current
 
@@ -154,8 +177,13 @@ class StandingReread:
         old_index = [self._entry_of(p) for p in plies[first:]]
         stamps = [(p.pressed, p.clock) for p in plies[first:]]
         awaiting = self._await_time
-        reason = (f"read again: the switch under {where} is stuck closed, the captured piece was removed "
-                  "(the moves after it were played as if it were gone)")
+        if r.gone:
+            reason = (f"read again: the switch under {where} died, the piece stood there (it was played from there "
+                      "later)")
+        else:
+            reason = (f"read again: the switch under {where} is stuck closed, the captured piece was removed "
+                      "(the moves after it were played as if it were gone)")
+        kinds = [self.irregularities[i].type for i in plies[first].irregularities]
         for p in plies[first:]:
             for i in p.irregularities:
                 self._set_status(i, DISMISSED, t, reason)
@@ -166,9 +194,14 @@ class StandingReread:
         self._open_readings = [o for o in self._open_readings if o.ply < first]
         self._reread_alts = None
         for s in squares:
-            self._fault(s, "stuck-closed", capture_entry.t,
-                        f"the piece {capture_entry.move_text} took on {name(s)} was removed and its switch stayed "
-                        "closed: the moves after it were played as if it were gone", False)
+            if r.gone:
+                self._fault(s, "dead", capture_entry.t, f"{name(s)} read empty from {capture_entry.move_text} on, yet "
+                                                        "its piece was played from there later: its switch died",
+                            True)
+            else:
+                self._fault(s, "stuck-closed", capture_entry.t,
+                            f"the piece {capture_entry.move_text} took on {name(s)} was removed and its switch stayed "
+                            "closed: the moves after it were played as if it were gone", False)
         prev = r.occ0
         for k, (entry, (move, after)) in enumerate(zip(entries, steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
@@ -183,8 +216,16 @@ class StandingReread:
         self._seg = seg
         if awaiting is not None:
             self._await_time = awaiting
-        self._observe("capture-not-removed", capture_entry.t, tuple(squares),
-                      f"{capture_entry.move_text}: {where} read as left standing, re-read as removed",
-                      capture_entry.side == "white", capture_entry.number,
-                      f"a captured piece left standing and a switch stuck closed under it read the same; the moves "
-                      f"after it were played as if {where} were gone: read as the switch")
+        if r.gone:
+            kind = next((k for k in kinds if k in ("wrong-piece-removed", "own-piece-removed")), "wrong-piece-removed")
+            self._observe(kind, capture_entry.t, tuple(squares),
+                          f"{capture_entry.move_text}: {where} read as taken off the board, re-read as standing",
+                          capture_entry.side == "white", capture_entry.number,
+                          f"a piece taken off and a switch that died under it read the same; the piece on {where} "
+                          "was played later with no lift seen: read as the switch")
+        else:
+            self._observe("capture-not-removed", capture_entry.t, tuple(squares),
+                          f"{capture_entry.move_text}: {where} read as left standing, re-read as removed",
+                          capture_entry.side == "white", capture_entry.number,
+                          f"a captured piece left standing and a switch stuck closed under it read the same; the "
+                          f"moves after it were played as if {where} were gone: read as the switch")
