@@ -12,8 +12,9 @@ the hands, the matrix, the project's scanner and its health monitor) and transcr
 
 Per fault kind, variant and mode it prints the games, how many were read exactly (the moves that stand),
 how many named a sensor fault on the faulty square (and the kinds named), the games with a player
-irregularity and the irregularities raised (a fault must cause none: the games are played without
-irregularity), the observations, and faults named on other squares.
+irregularity and the irregularities that stand (a fault must cause none: the games are played without
+irregularity; one the engine raised and later set ``dismissed`` for the fault it read is counted apart), the
+observations, and faults named on other squares.
 
 With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
 
