@@ -140,3 +140,22 @@ def test_dead_under_a_piece_that_then_moves_portuguese_no_clock():
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "dead")]
     assert [i for i in r.irregularities if i.status != DISMISSED] == []
+
+
+def test_replay_without_reads_each_turn_with_the_masked_square_either_way_portuguese():
+    """replay_without: the turns read again from a position, a square whose switch stuck closed (16, empty)
+    masked: each turn one legal move exactly; a turn no move explains gives None."""
+    from rig.board import Board
+    from rig.reconstruct.matcher import PositionIndex
+    from rig.reconstruct.stuckcapture import replay_without
+    from rig.variants import get_variant
+
+    start = Board(get_variant("portuguese"))
+    occ0 = start.occupied()
+    one = (occ0 - {10}) | {14}
+    two = (one - {21}) | {17}
+    steps = replay_without(start, occ0, [one | {16}, two | {16}], frozenset({16}), PositionIndex)
+    assert steps is not None
+    moves, board, cur = steps
+    assert [m.text() for m, _ in moves] == ["10-14", "21-17"] and cur == two and board.turn
+    assert replay_without(start, occ0, [one - {1} | {16}], frozenset({16}), PositionIndex) is None
