@@ -139,6 +139,10 @@ class StandingReread:
         later = plies[r.ply + 1:]
         if any(p.withdrawn or p.setup_before is not None or p.setup_only for p in later):
             return None
+        expected = {"wrong-piece-removed", "own-piece-removed"} if gone else {"capture-not-removed"}
+        if not any(self.irregularities[i].type in expected and squares <= set(self.irregularities[i].squares)
+                   for i in capture.irregularities):
+            return None                   # the ply read with those pieces standing (or gone) is another
         allowed = GONE_ONLY if gone else STANDING_ONLY
         if any(self.irregularities[i].type not in allowed for p in plies[r.ply:] for i in p.irregularities):
             return None
