@@ -159,3 +159,34 @@ def test_replay_without_reads_each_turn_with_the_masked_square_either_way_portug
     moves, board, cur = steps
     assert [m.text() for m, _ in moves] == ["10-14", "21-17"] and cur == two and board.turn
     assert replay_without(start, occ0, [one - {1} | {16}], frozenset({16}), PositionIndex) is None
+
+
+def test_live_screen_shows_the_fault_a_re_read_moved_international_clock():
+    """34-29 with 34 stuck read first as 33-29 with a ghost of a missing diode under 21 (named live), then re-read
+    as the stuck switch: the live screen of ``rig run`` says to check 34 only, not 21."""
+    import zlib as _zlib
+
+    from rig.live.screen import RunView
+    from tests.test_faults_matrix import _game as _g
+
+    game = _g("international", 0)
+    seed = "mid:international:10:True"
+    s = simulate_game("international", game.moves[:20], fen=game.fen, seed=seed, clock=True,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    turn, before = s.turns[10], s.turns[9]
+    square = min(before.occupied - turn.occupied)
+    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=_zlib.crc32(seed.encode()))
+    engine = Reconstructor(s.header)
+    view = RunView("t", engine.board)
+    emitted = []
+    for ev in s.events:
+        if not isinstance(ev, HealthLine):
+            for out in engine.feed(ev):
+                view.update(out)
+                emitted.append(out)
+    for out in engine.finish():
+        view.update(out)
+    assert any(getattr(o, "kind", None) == "ghost" for o in emitted)      # said live, then moved
+    assert [(f.square, f.kind) for f in view.faults] == [(square, "stuck-closed")]
+    assert [w for w in view.warnings() if w.startswith("check square")] == [
+        f"check square {square}: switch stuck-closed since {view.faults[0].since:.1f} s, masked (read from the rules)"]
