@@ -12,8 +12,9 @@ the hands, the matrix, the project's scanner and its health monitor) and transcr
 
 Per fault kind, variant and mode it prints the games, how many were read exactly (the moves that stand),
 how many named a sensor fault on the faulty square (and the kinds named), the games with a player
-irregularity and the irregularities raised (a fault must cause none: the games are played without
-irregularity), the observations, and faults named on other squares.
+irregularity and the irregularities that stand (a fault must cause none: the games are played without
+irregularity; one the engine raised and later set ``dismissed`` for the fault it read is counted apart), the
+observations, and faults named on other squares.
 
 With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
 
@@ -81,20 +82,48 @@ def transcribe(session, with_health: bool) -> Reconstructor:
 def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
     """One game read wrong: the first differing move, the irregularities and the faults."""
     i = next((i for i, (a, b) in enumerate(zip(got, s.expected_moves)) if a != b), min(len(got), len(s.expected_moves)))
-    irregular = [(x.type, x.number, x.t) for x in r.irregularities][:3]
+    irregular = [(x.type, x.number, x.t) for x in r.irregularities if x.status != "dismissed"][:3]
     faults = [(f.square, f.kind, f.since) for f in r.sensor_faults]
     print(f"  {seed} {fault} {mode}: move {i}: {got[i:i + 2]} for {s.expected_moves[i:i + 2]}; {irregular}; "
           f"faults {faults}")
 
 
+#: the mid-game cases: (fault kind, the square of the ply's move it strikes)
+MIDGAME = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"),
+           "dead-under-piece": ("dead", "origin"), "stuck-on-empty": ("stuck-closed", "destination")}
+
+
+def _struck(where: str, move, occ_before: frozenset[int], occ_after: frozenset[int]) -> int:
+    """The square a mid-game case strikes (:data:`MIDGAME`)."""
+    if where == "landing":
+        return min(occ_after - occ_before)
+    if where == "leaving":
+        return min(occ_before - occ_after)
+    return move.origin if where == "origin" else move.destination
+
+
 def midgame(args) -> int:
     """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
-    of each variant, half a second before plies 10, 16, 22 and 28, the switch under the square the ply's move
-    lands on dies, or the one under the square it leaves sticks closed. Prints, per variant, kind, clock and
-    mode, the games read exactly and without a player irregularity, and the fault named on its square."""
+    of each variant, half a second before plies 10, 16, 22 and 28 (see :data:`MIDGAME`):
+
+    - ``dead``: the switch under the square the ply's move lands on dies (an empty square);
+    - ``stuck-closed``: the one under the lowest square the move empties sticks closed (under the piece that
+      moves, or under a piece the move captures);
+    - ``dead-under-piece``: the switch under the piece that then moves dies (it reads empty at once);
+    - ``stuck-on-empty``: the switch under the square the move lands on sticks closed (it reads occupied at
+      once, before the piece comes).
+
+    Prints, per variant, case, clock and mode, the games read exactly and without a player irregularity (one
+    dismissed by the engine once it read the fault does not count), the fault named on its square; then
+    totals per case."""
+    if args.dump:
+        os.makedirs(args.dump, exist_ok=True)
+    totals = {(c, m): Counter() for c in MIDGAME for m in MODES}
     for variant in args.variant or VARIANTS:
         game = real_games(variant, 1)[0]
-        for kind in ("dead", "stuck-closed"):
+        for case, (kind, where) in MIDGAME.items():
+            if args.kind and case not in args.kind and kind not in args.kind:
+                continue
             for clock in (True, False):
                 stats = {m: Counter() for m in MODES}
                 for ply in (10, 16, 22, 28):
@@ -104,8 +133,7 @@ def midgame(args) -> int:
                     s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
                                        model=HumanModel(bounce_p=0.0), tags=game.tags)
                     turn, before = s0.turns[ply], s0.turns[ply - 1]
-                    changed = (turn.occupied - before.occupied) if kind == "dead" else (before.occupied - turn.occupied)
-                    square = min(changed)
+                    square = _struck(where, game.moves[ply], before.occupied, turn.occupied)
                     fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
                     s = through_matrix(s0, [fault], seed=zlib.crc32(seed.encode()))
                     for mode in MODES:
@@ -113,14 +141,31 @@ def midgame(args) -> int:
                         got = [m.move_text for m in r.moves if not m.withdrawn]
                         st = stats[mode]
                         st["games"] += 1
-                        st["exact"] += got == s.expected_moves and not r.irregularities
+                        standing = [x for x in r.irregularities if x.status != "dismissed"]
+                        st["exact"] += got == s.expected_moves and not standing
                         st["named"] += any(f.square == square and f.kind == kind for f in r.sensor_faults)
-                        if args.show and (got != s.expected_moves or r.irregularities):
-                            show(seed, f"{kind}:{square}@ply{ply}", mode, got, s, r)
+                        st["irregularities"] += len(standing)
+                        st["dismissed"] += len(r.irregularities) - len(standing)
+                        st["observations"] += len(r.observations)
+                        if got != s.expected_moves or standing:
+                            if args.show:
+                                show(seed, f"{case}:{square}@ply{ply}", mode, got, s, r)
+                            if args.dump:
+                                name = seed.replace(":", "_") + f"_{case}_{square}_{mode}.jsonl"
+                                s.write(os.path.join(args.dump, name))
                 for mode in MODES:
                     st = stats[mode]
-                    print(f"{variant:13} {kind:13} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
-                          f"exact without irregularity {st['exact']}  named {st['named']}", flush=True)
+                    totals[case, mode].update(st)
+                    print(f"{variant:13} {case:16} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
+                          f"exact without irregularity {st['exact']}  named {st['named']}  irregularities "
+                          f"{st['irregularities']} (+{st['dismissed']} dismissed)  observations {st['observations']}",
+                          flush=True)
+    print("per fault kind and mode:")
+    for (case, mode), st in totals.items():
+        if st["games"]:
+            print(f"  {case:16} {mode:6} games {st['games']:3}  exact without irregularity {st['exact']:3}  named "
+                  f"{st['named']:3}  irregularities {st['irregularities']} (+{st['dismissed']} dismissed)  "
+                  f"observations {st['observations']}")
     return 0
 
 
@@ -160,7 +205,8 @@ def main(argv: list[str] | None = None) -> int:
                             st["games"] += 1
                             got = [m.move_text for m in r.moves if not m.withdrawn]
                             st["exact"] += got == s.expected_moves
-                            if got != s.expected_moves or r.irregularities:
+                            standing = [x for x in r.irregularities if x.status != "dismissed"]
+                            if got != s.expected_moves or standing:
                                 if args.show:
                                     show(seed, f"{kind}:{square}", mode, got, s, r)
                                 if args.dump:
@@ -170,8 +216,9 @@ def main(argv: list[str] | None = None) -> int:
                             st["named"] += bool(kinds)
                             for k in kinds:
                                 named[mode][k] += 1
-                            st["irregular games"] += bool(r.irregularities)
-                            st["irregularities"] += len(r.irregularities)
+                            st["irregular games"] += bool(standing)
+                            st["irregularities"] += len(standing)
+                            st["dismissed"] += len(r.irregularities) - len(standing)
                             st["observations"] += len(r.observations)
                             st["other faults"] += sum(f.square != square for f in r.sensor_faults)
             for mode in MODES:
@@ -179,8 +226,9 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((variant, kind, mode, st, nm))
                 print(f"{variant:13} {kind:13} {mode:6} games {st['games']:3}  exact {st['exact']:3}  "
                       f"named {st['named']:3} ({', '.join(f'{k} {n}' for k, n in sorted(nm.items())) or '-'})  "
-                      f"games with a player irregularity {st['irregular games']} ({st['irregularities']})  "
-                      f"observations {st['observations']}  faults elsewhere {st['other faults']}", flush=True)
+                      f"games with a player irregularity {st['irregular games']} ({st['irregularities']}, "
+                      f"+{st['dismissed']} dismissed)  observations {st['observations']}  "
+                      f"faults elsewhere {st['other faults']}", flush=True)
     print("per fault kind and mode:")
     for kind in ("stuck-closed", "dead", "missing-diode"):
         for mode in MODES:
@@ -191,8 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             if total["games"]:
                 print(f"  {kind:13} {mode:6} games {total['games']:3}  exact {total['exact']:3}  named "
                       f"{total['named']:3}  games with a player irregularity {total['irregular games']} "
-                      f"({total['irregularities']})  observations {total['observations']}  "
-                      f"faults elsewhere {total['other faults']}")
+                      f"({total['irregularities']}, +{total['dismissed']} dismissed)  observations "
+                      f"{total['observations']}  faults elsewhere {total['other faults']}")
     return 0
 
 

@@ -60,6 +60,22 @@ def test_missing_diode_open_reading_re_read_from_the_next_move_international_clo
     assert "taken back" not in r.pdn()
 
 
+def test_moves_re_read_keep_their_clock_stamps_international_clock():
+    """8-12 re-read as 8-13 (and 49-44 after it read again): both keep the times their presses gave, in the
+    entries and in the PDN's %clock comments."""
+    s, r = _read("international", 9, "missing-diode:29", True, True, plies=92)
+    assert _re_read(r, "8-13")
+    live = [m for m in r.moves if not m.withdrawn]
+    assert [m.move_text for m in live] == s.expected_moves
+    assert all(m.clock_ms is not None for m in live)
+    withdrawn = {(m.number, m.side): m.clock_ms for m in r.moves if m.withdrawn}
+    again = [m for m in live if (m.number, m.side) in withdrawn]
+    assert [m.move_text for m in again] == ["8-13", "49-44"]
+    assert all(m.clock_ms == withdrawn[m.number, m.side] for m in again)
+    pdn = r.pdn()
+    assert "8-13 {[%clock W0:56:06 b0:56:35]}" in pdn and "49-44 {[%clock w0:56:02 B0:56:35]}" in pdn
+
+
 def test_missing_diode_open_reading_re_read_from_the_next_move_international_no_clock():
     s, r = _read("international", 9, "missing-diode:29", False, True, plies=92)
     _exact(s, r, 29, "ghost")

@@ -27,7 +27,13 @@ class RunView(GameView):
     def update(self, out) -> None:
         super().update(out)
         if isinstance(out, SensorFault):
-            self.faults.append(out)
+            # a fault emitted again with the same ``since`` is the same fault, moved by a re-read (another square,
+            # or a ghost found to be a stuck switch): it replaces the one shown
+            same = next((i for i, f in enumerate(self.faults) if f.since == out.since), None)
+            if same is None:
+                self.faults.append(out)
+            else:
+                self.faults[same] = out
         elif isinstance(out, Observation):
             self.observations.append(out)
 

@@ -42,13 +42,18 @@ class OpenReading(NamedTuple):
     moves: tuple[Move, ...]
     occ0: frozenset[int]
     fault: str | None = None        # a sensor fault read with the move (``stuck-closed`` under its origin,
-    #                                 ``dead`` under its destination): re-reading the move moves the fault
+    #                                 ``dead`` under its destination, ``ghost``: its origin a missing diode's
+    #                                 ghost, or stuck): re-reading the move moves the fault
+    standing: tuple[int, ...] = ()  # not two moves: a capture read with these pieces left standing, which a
+    #                                 switch stuck closed under them reads the same (stuckcapture.py)
+    gone: bool = False              # ``standing`` are pieces read taken off the board, which a switch that died
+    #                                 under them reads the same (stuckcapture.py)
 
 
 def fault_square(kind: str, move: Move) -> int:
-    """The square of a faulty switch ``kind`` that ``move`` implies: a stuck switch hid its lift, a dead one
-    its landing."""
-    return move.origin if kind == "stuck-closed" else move.destination
+    """The square of a faulty switch ``kind`` that ``move`` implies: a stuck switch (or a missing diode's ghost)
+    hid its lift, a dead one its landing."""
+    return move.origin if kind in ("stuck-closed", "ghost") else move.destination
 
 
 class ChainReading(NamedTuple):
@@ -152,14 +157,18 @@ class ChainReread:
         plies = self._plies
         n = len(plies)
         keep = []
+        standing = []
         for r in self._open_readings:
+            if r.standing:
+                standing.append(r)        # read by _reread_standing
+                continue
             if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
                 continue
             ply = plies[r.ply]
             if ply.withdrawn or ply.move is None or all(ply.move.key != m.key for m in r.moves):
                 continue
             keep.append(r)
-        self._open_readings = keep
+        self._open_readings = keep + standing
         if not keep:
             return []
         for ply in plies[keep[0].ply:]:
@@ -186,7 +195,7 @@ class ChainReread:
         unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return None
+            return self._reread_standing(t, occ, lifted, committing)
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")
@@ -229,6 +238,9 @@ class ChainReread:
         first = found.first
         seg = self._seg
         entries = [self.moves[self._entry_of(p)] for p in plies[first:]]
+        old_index = [self._entry_of(p) for p in plies[first:]]
+        stamps = [(p.pressed, p.clock) for p in plies[first:]]     # the clock's times stay the moves'
+        awaiting = self._await_time
         olds = [self._open_readings[0].occ0]
         for ply in plies[first:-1]:
             olds.append(_after(olds[-1], ply.move))
@@ -236,21 +248,27 @@ class ChainReread:
             self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
             plies.pop()
         readings = self._open_readings
-        self._open_readings = []
+        self._open_readings = [r for r in readings if r.standing and r.ply < first]
         self._reread_alts = None
         for r in readings:
-            if r.fault and r.ply - first < len(found.steps):
+            if r.fault and first <= r.ply and r.ply - first < len(found.steps):
                 self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
                                  fault_square(r.fault, found.steps[r.ply - first][0]))
         prev = olds[0]
-        for entry, (move, after) in zip(entries, found.steps):
+        for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
             self._commit(Explanation(move, True, None), entry.t, "re-read from the moves after it", occ_after=after)
+            pressed, stamp = stamps[k]
+            self._restamp(len(self.moves) - 1, pressed, stamp)
+            if awaiting is not None and awaiting == old_index[k]:
+                awaiting = len(self.moves) - 1
             prev = after
         for square in list(self._mask.assumed):
             self._mask_square(square, self.board.piece_at(square) is not None)
         seg.occ0 = found.occ0
         self._seg = seg
+        if awaiting is not None:
+            self._await_time = awaiting       # a press whose times are still to come ended a move read again
         name = self.variant.square_name
         changed = next(k for k, (m, _) in enumerate(found.steps) if m.key != entries[k].move.key)
         move = found.steps[changed][0]
@@ -259,9 +277,20 @@ class ChainReread:
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
 
+    def _restamp(self, index: int, pressed: bool, stamp: Any) -> None:
+        """The move ``index`` read again keeps the press and the clock's times of the move it replaces."""
+        self._entry_plies[index].pressed = pressed
+        if stamp is not None:
+            self._entry_plies[index].clock = stamp
+            self.moves[index] = self.moves[index].evolve(
+                clock_ms=stamp.white_ms if self.moves[index].side == "white" else stamp.black_ms)
+
     def _move_fault(self, t: float, kind: str, old: int, new: int) -> None:
         """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
         (the mask takes the state the game gives the square once the moves are read again)."""
+        if kind == "ghost":
+            self._ghost_moved(t, old, new)        # ghostread.py
+            return
         if old == new:
             return
         for i, f in enumerate(self.sensor_faults):

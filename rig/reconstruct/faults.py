@@ -37,6 +37,7 @@ from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.state import PLAY
+from rig.reconstruct.stuckcapture import StandingReread
 from rig.reconstruct.unseen import UnseenReplies
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
@@ -128,7 +129,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -346,7 +347,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies):
         if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
-            return None
+            return self._stuck_on_empty(occ, lifted)          # unseen.py
         if self._ghost_watch and not self._no_diode:
             ghostly = self._ghost_origin(found, occ, lifted)
             if ghostly is not None:

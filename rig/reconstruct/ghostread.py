@@ -5,17 +5,30 @@ into :class:`rig.reconstruct.faults.FaultHandling` (it uses the engine's board, 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rig.move import Move
 from rig.reconstruct.ghosts import Wiring, ghost_squares
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.outputs import SensorFault
 from rig.reconstruct.state import SIDE
 
-__all__ = ["GHOST_WINDOW_S", "GhostHandling"]
+__all__ = ["GHOST_WINDOW_S", "GhostGuess", "GhostHandling"]
 
 #: a ghost closes with the corner that completes its rectangle: in the same frame, or a scan or two apart
 #: when the two contacts bounce differently (the scanner debounces each cell on its own)
 GHOST_WINDOW_S = 0.025
+
+
+class GhostGuess(NamedTuple):
+    """A lift read as hidden by a missing diode's ghost where a switch stuck under another origin fits too: the
+    ply, when, the diode suspects before it, and the diode it named (None: still a suspect)."""
+
+    ply: int
+    t: float
+    suspects: frozenset[int]
+    named: int | None
 
 
 class GhostHandling:
@@ -37,6 +50,7 @@ class GhostHandling:
         self._reread_alts: tuple[int, list[Explanation]] | None = None   # an unsettled reading, to re-read
         self._reread_undo = None                      # its undo, kept while the opponent's move may follow
         self._refuted: set[int] = set()               # squares whose diode a settled frame shows in place
+        self._ghost_guess: GhostGuess | None = None   # a lift read hidden by a ghost where a stuck switch fits too
 
     def _ghost_stage(self, t: float, occupied: frozenset[int]) -> None:
         """Ghosts of a missing diode (ghosts.py): a square that closes together with a corner of a rectangle
@@ -301,9 +315,15 @@ class GhostHandling:
         if expl is None or not expl.legal or not expl.exact or lifted is not None and (
                 lifted in expl.standing or lifted in expl.move.captured):
             return None
-        both = self._diode_suspects & xs
-        self._diode_suspects = both if both else self._diode_suspects | xs
+        suspects = self._diode_suspects
+        both = suspects & xs
+        self._diode_suspects = both if both else suspects | xs
         t = seg.last_change if seg.last_change is not None else seg.t0
+        others = [m for m, sq, k in found if k == "stuck-closed" and sq != square]
+        if others:
+            # a switch stuck under another origin reads the same: the moves after it may show it (chainread.py)
+            self._ghost_guess = GhostGuess(len(self._plies), t, suspects, None)
+            self._open_reading([Explanation(m, True, None) for m in (move, *others)], seg.occ0, fault="ghost")
         self._note(t, f"square {self.variant.square_name(square)} still reads closed after its piece left: a "
                       "missing diode's ghost (its rectangle reads closed), masked while it stands")
         self._ghost_masked.add(square)
@@ -312,12 +332,38 @@ class GhostHandling:
             (x,) = self._diode_suspects
             self._diode_suspects = frozenset()
             self._no_diode.add(x)
+            if others:
+                self._ghost_guess = self._ghost_guess._replace(named=x)
             name = self.variant.square_name(x)
             self._sensor_fault(x, "ghost", t, f"a square a piece left kept reading closed while {name} and two "
                                               f"corners of a matrix rectangle with it did: {name}'s diode is "
                                               "missing (or shorted)")
         return expl
 
+
+    def _ghost_moved(self, t: float, old: int, new: int) -> None:
+        """A move read with its origin ``old`` a ghost (:meth:`_ghost_origin`) is re-read from ``new``, whose
+        switch stuck closed (chainread.py): the ghost's mask and the diode it suspected are dropped (the ghost
+        fault it named becomes the stuck switch), and ``new`` is masked."""
+        guess = self._ghost_guess
+        if old == new or guess is None:
+            return
+        self._ghost_guess = None
+        self._ghost_masked.discard(old)
+        self._mask.remove(old)
+        self._diode_suspects = guess.suspects
+        name = self.variant.square_name
+        detail = (f"a piece came to a square with nothing lifted: only {name(new)} explains it (the moves after it "
+                  f"show it, not a missing diode's ghost on {name(old)}), and its switch did not open")
+        for i, f in enumerate(self.sensor_faults):
+            if f.kind == "ghost" and f.square == guess.named:
+                self._no_diode.discard(f.square)
+                fault = self.sensor_faults[i] = SensorFault(new, "stuck-closed", guess.t, detail)
+                self._emit(fault)
+                self._mask_square(new, False)
+                break
+        else:
+            self._fault(new, "stuck-closed", guess.t, detail, False)
 
     def _unseen_landings(self) -> frozenset[int]:
         """The squares a missing diode's rectangle masked during the turn: a landing there has no time

@@ -38,6 +38,10 @@ class IrregularityLog:
         found: list[int] = []
         for f in findings:
             if isinstance(f, Irregularity):
+                if f.type == "capture-not-removed":
+                    self._standing_suspect(f.squares)     # or a switch stuck under it (stuckcapture.py)
+                elif f.type in ("wrong-piece-removed", "own-piece-removed"):
+                    self._gone_suspect(f.squares)         # or a switch that died under it (stuckcapture.py)
                 self.irregularities.append(f)
                 self._emit(f)
                 index = len(self.irregularities) - 1

@@ -127,6 +127,46 @@ class UnseenReplies:
         self._record_change(self._seg, SquareChange(t_x, x, False))
         return True
 
+    def _stuck_on_empty(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
+        """The mover's move is over and no move explains the board, but one legal move explains every square but
+        one that closed during the turn on its own, where the game has no piece, off the move's path, and has
+        stayed closed ``touch_s`` or more (a neighbour phantom lasts less; no player puts a piece down from
+        nowhere): its switch stuck closed (masked from now on, empty). The move's explanation, or None."""
+        seg = self._seg
+        if self._diode_trouble() or not seg.changes:
+            return None                   # a missing diode's ghosts close empty squares too (ghostread.py)
+        board = self.board
+        touch = self.settings.touch_s
+        found = []
+        for x in occ - seg.occ0 - self._mask.squares:
+            changes = [c for c in seg.changes if c.square == x]
+            if board.piece_at(x) is not None or len(changes) != 1 or self._now - changes[0].t < touch:
+                continue
+            expl = self._explain(occ - {x})
+            if expl is None or not expl.legal or not expl.exact or on_path(self.variant, expl.move, x) \
+                    or x == expl.move.origin:
+                continue
+            found.append((x, expl, changes[0].t))
+        if not found:
+            return None
+        # two squares closed, either the landing: the piece lands last (a hand puts it down, then presses), the
+        # switch that stuck first; an observation says the sensors cannot prove which
+        found.sort(key=lambda f: f[2])
+        x, expl, t_x = found[0]
+        if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+            return None
+        name = self.variant.square_name
+        self._fault(x, "stuck-closed", t_x, f"{name(x)} closed with no piece to come there and stayed closed, the "
+                                            f"rest of the board {expl.move.text(name=name)}: its switch is stuck "
+                                            "closed", False)
+        if len(found) > 1:
+            self._observe("illegal-move", t_x, tuple(sorted(f[0] for f in found)),
+                          f"read as {expl.move.text(name=name)}", board.turn, self._number,
+                          "a switch stuck closed on any of " + ", ".join(name(f[0]) for f in found) + " explains "
+                          f"the board; the one that closed first ({name(x)}) is taken for the switch, the last for "
+                          "the landing")
+        return expl
+
     def _diode_trouble(self) -> bool:
         """A missing diode is known or suspected: its ghosts, and the readings a scanner holds for them, can
         show a square closing or staying open that no switch fault explains (ghostread.py reads those)."""

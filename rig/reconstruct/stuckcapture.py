@@ -1,0 +1,235 @@
+"""A captured piece left standing, or a switch stuck closed under it (docs/reconstruction.md, "Failing switches").
+
+A switch that sticks closed under a piece shows nothing until the piece leaves. When the opponent then
+captures that piece, its removal is not seen: the board reads as a capture whose piece was left standing
+(``capture-not-removed``, which players do; FMJD 002 art. 4.4, CODEX 004 art. 42.K, FPD 000 art. 3.4c). The
+two read the same at the capture. The game may tell them apart later: a piece left standing counts in the
+position once the opponent plays on, but where the players go on as if it were gone (its owner skips a
+capture only that piece could make, the capturer stops a capture short of it), a later turn shows a whole
+move that the piece standing alone makes irregular, and every turn since reads as one legal move without
+it. (A turn that only lacks a landing on its square is no such sign: a slow magnet or a piece still in the
+hand looks the same.)
+
+Then the capture is read again with the piece removed and the switch ``stuck-closed`` (masked from the
+capture on), the moves after it are read again on that board (withdrawn from the record without a take-back,
+keeping their clock stamps), and the irregularities that only the piece standing made are dismissed, the
+reason given. An observation names the square: the sensors cannot prove which it was, and the game read
+without an irregularity is the one every later move fits.
+
+:class:`StandingReread` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rig.board import Board
+from rig.reconstruct.chainread import OpenReading, REREAD_FAULT_PLIES, turn_shown
+from rig.reconstruct.maskread import explain_masked
+from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.outputs import DISMISSED
+from rig.reconstruct.state import Segment, Undo, snap
+
+__all__ = ["STANDING_ONLY", "GONE_ONLY", "replay_without", "StandingReread"]
+
+#: irregularities a captured piece counted as standing can make of moves played as if it were gone
+STANDING_ONLY = frozenset({"capture-not-removed", "capture-not-taken", "capture-incomplete", "capture-rule-violated",
+                           "illegal-move", "two-moves"})
+#: the same for a piece counted as taken off the board that stood there all along
+GONE_ONLY = STANDING_ONLY - {"capture-not-removed"} | {"wrong-piece-removed", "own-piece-removed"}
+
+
+def _after(occ: frozenset[int], move: Any) -> frozenset[int]:
+    return (occ - {move.origin}).difference(move.captured) | {move.destination}
+
+
+def replay_without(board: Board, occ0: frozenset[int], shown: list[frozenset[int]], masked: frozenset[int],
+                   index_of: Any) -> tuple[list[tuple[Any, frozenset[int]]], Board, frozenset[int]] | None:
+    """Read the turns again on ``board`` (the position after the capture, its pieces removed; ``occ0`` its
+    occupancy): ``shown`` is what the board read after each turn. Each must be one legal move exactly, the
+    ``masked`` squares either way (:func:`explain_masked`, settled). (moves with the occupancy after each,
+    the position after them, its occupancy), or None."""
+    cur = occ0
+    steps: list[tuple[Any, frozenset[int]]] = []
+    for seen in shown:
+        now = (seen - masked) | (cur & masked)
+        index = index_of(board)
+        expl = explain(board, cur, now, index=index)
+        if expl is None or not (expl.legal and expl.exact):
+            expl, settled = explain_masked(board, cur, now, masked, frozenset(), (), None, index, expl)
+            if not settled or expl is None or not (expl.legal and expl.exact):
+                return None
+        cur = (now - masked) | (_after(cur, expl.move) & masked)
+        steps.append((expl.move, cur))
+        board = snap(board)
+        board.push(expl.move)
+        board = snap(board)
+    return steps, board, cur
+
+
+class StandingReread:
+    """The engine's side of a captured piece whose switch may be stuck (see the module docstring)."""
+
+    def _standing_suspect(self, squares: tuple[int, ...]) -> None:
+        """A capture about to be committed leaves ``squares`` standing: when none of them changed in the turn,
+        a switch stuck closed under it reads the same; kept open (``OpenReading.standing``) for the moves
+        after it to tell."""
+        seg = self._seg
+        if any(c.square in squares for c in seg.changes) or any(s in self._mask for s in squares):
+            return
+        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares)))
+
+    def _gone_suspect(self, squares: tuple[int, ...]) -> None:
+        """A move about to be committed finds ``squares`` taken off the board: when each opened once in the turn
+        and stayed open, a switch that died under a piece reads the same; kept open (``OpenReading.gone``) for
+        the moves after it to tell (the piece moving from there with no lift: it stood there all along)."""
+        seg = self._seg
+        for s in squares:
+            changes = [c for c in seg.changes if c.square == s]
+            if len(changes) != 1 or not changes[0].up or s in self._mask:
+                return
+        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares), True))
+
+    def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None,
+                         committing: bool) -> tuple[Explanation, frozenset[int]] | None:
+        """The current turn shows no legal move: when a capture whose piece was read as left standing, its
+        square unchanged since, makes every turn after it one legal move read with the piece removed and its
+        switch stuck closed, and the current turn one too, the capture and the moves after it are read so
+        (see the module docstring). The turn's move and the occupancy after it; None otherwise."""
+        plies = self._plies
+        n = len(plies)
+        stale = [r for r in self._open_readings if r.standing and (
+            n - r.ply > REREAD_FAULT_PLIES or r.ply < n and plies[r.ply].withdrawn)]
+        if stale:
+            self._open_readings = [r for r in self._open_readings if r not in stale]
+        for r in reversed([r for r in self._open_readings if r.standing]):
+            if r.ply >= n:
+                continue
+            found = self._standing_chain(r, occ, lifted)
+            if found is None:
+                continue
+            steps, board, cur, current = found
+            held, split = self._held, self._split
+            self._held = self._split = None
+            self._rewrite_standing(t, r, steps, cur)
+            if committing:
+                self._held, self._split = held, split
+            masked = self._mask.squares
+            return current, (occ - masked) | (_after(cur, current.move) & masked)
+        return None
+
+    def _standing_chain(self, r: OpenReading, occ: frozenset[int], lifted: int | None) -> Any:
+        """The capture of ``r`` and the turns after it read with its standing pieces removed (their switches
+        stuck closed), the current turn's move last; None when one of them does not read so."""
+        own = self._explain(occ)
+        gone = r.gone
+        if gone and own is not None and own.legal and own.exact:
+            return None
+        if not gone and (own is None or not own.exact or own.kind is None):
+            return None                   # the turn must be a whole move the piece standing alone makes irregular
+        plies = self._plies
+        capture = plies[r.ply]
+        move = capture.move
+        squares = frozenset(r.standing)
+        if capture.withdrawn or move is None or not capture.legal or squares & {c.square for c in self._seg.changes}:
+            return None
+        if gone and (squares & occ or squares & {move.origin, *move.captured}) \
+                or not gone and (not squares <= occ or not squares <= set(move.captured)):
+            return None
+        later = plies[r.ply + 1:]
+        if any(p.withdrawn or p.setup_before is not None or p.setup_only for p in later):
+            return None
+        expected = {"wrong-piece-removed", "own-piece-removed"} if gone else {"capture-not-removed"}
+        if not any(self.irregularities[i].type in expected and squares <= set(self.irregularities[i].squares)
+                   for i in capture.irregularities):
+            return None                   # the ply read with those pieces standing (or gone) is another
+        allowed = GONE_ONLY if gone else STANDING_ONLY
+        if any(self.irregularities[i].type not in allowed for p in plies[r.ply:] for i in p.irregularities):
+            return None
+        bounds = [p.board_before.occupied() for p in later] + [self.board.occupied()]   # after each ply
+        if any(bool(squares & s) if gone else not squares <= s for s in bounds):
+            return None                   # the switch read as a piece would: it works
+        shown = bounds[1:]
+        board = snap(capture.board_before)
+        board.push(move)
+        board = snap(board)
+        masked = self._mask.squares | squares
+        replay = replay_without(board, _after(r.occ0, move), shown, masked, self._index)
+        if replay is None:
+            return None
+        steps, board, cur = replay
+        current = turn_shown(self._seg, occ, masked, self._index, lifted)(board, cur)
+        if current is None:
+            return None
+        if gone and current.move.origin not in squares:
+            return None                   # only the piece moving from there, with no lift, shows it stood there
+        if not gone and squares & {current.move.origin, current.move.destination, *current.move.captured}:
+            return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
+        return [(move, _after(r.occ0, move))] + steps, board, cur, current
+
+    def _rewrite_standing(self, t: float, r: OpenReading, steps: list, cur: frozenset[int]) -> None:
+        """Withdraw the capture of ``r`` and the plies after it, dismiss the irregularities the piece standing
+        made, name the stuck switch (masked from the capture on) and commit the moves ``steps`` read."""
+        plies = self._plies
+        first = r.ply
+        seg = self._seg
+        name = self.variant.square_name
+        squares = r.standing
+        where = ", ".join(name(s) for s in squares)
+        capture_entry = self.moves[self._entry_of(plies[first])]
+        entries = [self.moves[self._entry_of(p)] for p in plies[first:]]
+        old_index = [self._entry_of(p) for p in plies[first:]]
+        stamps = [(p.pressed, p.clock) for p in plies[first:]]
+        awaiting = self._await_time
+        if r.gone:
+            reason = (f"read again: the switch under {where} died, the piece stood there (it was played from there "
+                      "later)")
+        else:
+            reason = (f"read again: the switch under {where} is stuck closed, the captured piece was removed "
+                      "(the moves after it were played as if it were gone)")
+        kinds = [self.irregularities[i].type for i in plies[first].irregularities]
+        for p in plies[first:]:
+            for i in p.irregularities:
+                self._set_status(i, DISMISSED, t, reason)
+        olds = [r.occ0] + [p.board_before.occupied() for p in plies[first + 1:]]
+        for k in range(len(plies) - 1, first - 1, -1):
+            self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
+            plies.pop()
+        self._open_readings = [o for o in self._open_readings if o.ply < first]
+        self._reread_alts = None
+        for s in squares:
+            if r.gone:
+                self._fault(s, "dead", capture_entry.t, f"{name(s)} read empty from {capture_entry.move_text} on, yet "
+                                                        "its piece was played from there later: its switch died",
+                            True)
+            else:
+                self._fault(s, "stuck-closed", capture_entry.t,
+                            f"the piece {capture_entry.move_text} took on {name(s)} was removed and its switch stayed "
+                            "closed: the moves after it were played as if it were gone", False)
+        prev = r.occ0
+        for k, (entry, (move, after)) in enumerate(zip(entries, steps)):
+            self._seg = Segment(entry.t, prev, pieces=self._pieces)
+            self._commit(Explanation(move, True, None), entry.t, "re-read: a switch stuck closed under a captured "
+                                                                 "piece", occ_after=after)
+            self._restamp(len(self.moves) - 1, *stamps[k])
+            if awaiting is not None and awaiting == old_index[k]:
+                awaiting = len(self.moves) - 1
+            prev = after
+        self._mask_sync()
+        seg.occ0 = cur
+        self._seg = seg
+        if awaiting is not None:
+            self._await_time = awaiting
+        if r.gone:
+            kind = next((k for k in kinds if k in ("wrong-piece-removed", "own-piece-removed")), "wrong-piece-removed")
+            self._observe(kind, capture_entry.t, tuple(squares),
+                          f"{capture_entry.move_text}: {where} read as taken off the board, re-read as standing",
+                          capture_entry.side == "white", capture_entry.number,
+                          f"a piece taken off and a switch that died under it read the same; the piece on {where} "
+                          "was played later with no lift seen: read as the switch")
+        else:
+            self._observe("capture-not-removed", capture_entry.t, tuple(squares),
+                          f"{capture_entry.move_text}: {where} read as left standing, re-read as removed",
+                          capture_entry.side == "white", capture_entry.number,
+                          f"a captured piece left standing and a switch stuck closed under it read the same; the "
+                          f"moves after it were played as if {where} were gone: read as the switch")
