@@ -164,6 +164,15 @@ class StackReader:
         self.size = self.box + 2 * SEARCH                   # observation window, pixels a side
         self.fft = int(2 ** np.ceil(np.log2(self.size)))     # no wrap-around for shifts 0 .. 2 SEARCH
         self.border = self.size
+        # the inverse transform at the 2 SEARCH + 1 shifts a side only (two small matrix products: a fraction of a
+        # full inverse FFT's work); the half spectrum's inner columns count twice (a real correlation)
+        v, half = 2 * SEARCH + 1, self.fft // 2 + 1
+        f = np.arange(self.fft)
+        self._rows = np.exp(2j * np.pi * np.outer(np.arange(v), f) / self.fft).astype(np.complex64)
+        twice = np.full(half, 2.0)
+        twice[0] = twice[-1] = 1.0
+        self._cols = (np.exp(2j * np.pi * np.outer(f[:half], np.arange(v)) / self.fft) * twice[:, None]
+                      / self.fft ** 2).astype(np.complex64)
         k = len(self.squares)
         t = np.zeros((k, 2, self.fft, self.fft), np.float32)
         tops = np.zeros((k, 2, self.fft, self.fft), np.float32)
@@ -254,12 +263,11 @@ class StackReader:
         """(man fit, king fit), each at its best shift, of the observation windows ``obs`` (k, fft, fft) of
         squares ``idx``, with their brightness windows ``top`` weighted ``weight`` (k,) (None: the silhouette
         alone)."""
-        v = 2 * SEARCH + 1
         spec = np.fft.rfft2(obs)[:, None] * self.spectra[idx]
         if top is not None and weight is not None:
             spec += (np.fft.rfft2(top) * weight[:, None, None])[:, None] * self.top_spectra[idx]
-        c = np.fft.irfft2(spec, s=(self.fft, self.fft))
-        return c[:, :, :v, :v].reshape(len(idx), 2, -1).max(-1)
+        c = (self._rows @ spec.astype(np.complex64) @ self._cols).real
+        return c.reshape(len(idx), 2, -1).max(-1)
 
     # -- frames -----------------------------------------------------------------------------
 
