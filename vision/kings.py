@@ -197,6 +197,9 @@ class StackReader:
         self.models = {rc: StackModel(m.window, float(self.ideal[i, worst[i], 0]), float(self.ideal[i, worst[i], 1]),
                                       m.shift, m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
         self.neighbours = {rc: self._neighbours(rc) for rc in self.squares}
+        # the same, as flat indices into an observation window (fft pixels a row): set to 0 in one step
+        self._cover = {rc: [(other, (np.nonzero(c)[0] * self.fft + np.nonzero(c)[1]).astype(np.intp))
+                            for other, c in nb] for rc, nb in self.neighbours.items()}
 
     # -- geometry ---------------------------------------------------------------------------
 
@@ -266,7 +269,7 @@ class StackReader:
         spec = np.fft.rfft2(obs)[:, None] * self.spectra[idx]
         if top is not None and weight is not None:
             spec += (np.fft.rfft2(top) * weight[:, None, None])[:, None] * self.top_spectra[idx]
-        c = (self._rows @ spec.astype(np.complex64) @ self._cols).real
+        c = (self._rows @ spec.astype(np.complex64, copy=False) @ self._cols).real
         return c.reshape(len(idx), 2, -1).max(-1)
 
     # -- frames -----------------------------------------------------------------------------
@@ -287,6 +290,7 @@ class StackReader:
         obs = np.zeros((k, self.fft, self.fft), np.float32)
         colour_at = dict(pieces)
         greys = np.zeros((k, s, s), np.uint8) if grey is not None else None
+        flat = obs.reshape(k, -1)
         for i, (rc, colour) in enumerate(pieces):
             y0, x0 = self.models[rc].window
             if greys is not None:
@@ -294,13 +298,13 @@ class StackReader:
             win = padded[y0:y0 + s, x0:x0 + s] == colour
             if static is not None:
                 win &= ~static[y0:y0 + s, x0:x0 + s]
-            o = obs[i, :s, :s]
-            o[...] = win
-            o *= 2
-            o -= 1
-            for other, cover in self.neighbours[rc]:
+            obs[i, :s, :s] = win
+        obs[:, :s, :s] *= 2
+        obs[:, :s, :s] -= 1
+        for i, (rc, colour) in enumerate(pieces):
+            for other, cover in self._cover[rc]:
                 if colour_at.get(other) == colour:
-                    o[cover] = 0
+                    flat[i, cover] = 0
         if greys is None:
             return obs, None
         on = obs[:, :s, :s] > 0
