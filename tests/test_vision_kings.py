@@ -93,6 +93,26 @@ def test_kings_on_held_out_positions(variant, markers, side):
     assert kings_right >= FLOOR_KINGS * kings
 
 
+def test_the_start_men_bias_is_kept_and_checked(tmp_path):
+    """Each colour's bias of the man-or-king fit, measured on the start men, survives the config file; a
+    malformed one is a CameraConfigError naming it."""
+    from vision.config import load_camera_config, save_camera_config
+    from vision.errors import CameraConfigError
+
+    empty, start = calibration_pictures(get_variant("international"), 540, markers=False, side="top")
+    config = calibrate_camera(get_variant("international"), render(empty), render(start)).config
+    save_camera_config(config, tmp_path / "cam.toml")
+    again = load_camera_config(tmp_path / "cam.toml")
+    assert np.allclose(again.appearance.king_bias, config.appearance.king_bias, atol=1e-4)
+    # the start position reads back as men wherever a stack is claimed, with the bias applied
+    reading = again.classifier().read(render(start))
+    assert not [s for s, c in reading.squares.items() if c.isupper() and s not in reading.unknown]
+    bad = config.to_dict()
+    bad["appearance"]["king_bias"] = [0.1]
+    with pytest.raises(CameraConfigError, match="king_bias"):
+        CameraConfig.from_dict(bad)
+
+
 def test_a_camera_straight_above_cannot_tell_kings():
     """Straight above the board a king looks like a man (and the homography barely shows the camera's
     distance): the calibration says kings cannot be told, every piece reads "king unknown" with its colour,

@@ -197,7 +197,12 @@ class StackReader:
         self.models = {rc: StackModel(m.window, float(self.ideal[i, worst[i], 0]), float(self.ideal[i, worst[i], 1]),
                                       m.shift, m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
         self.neighbours = {rc: self._neighbours(rc) for rc in self.squares}
-        # the same, as flat indices into an observation window (fft pixels a row): set to 0 in one step
+        # each square's observation window as flat indices into the padded view: every window cut in one step
+        wide = n * px + 2 * margin + 2 * self.border
+        span = np.arange(self.size)
+        self._gather = np.array([(m.window[0] + span)[:, None] * wide + (m.window[1] + span)[None, :]
+                                 for m in self.models.values()], np.intp).reshape(-1, self.size, self.size)
+        # the neighbours' reach, as flat indices into an observation window (fft pixels a row)
         self._cover = {rc: [(other, (np.nonzero(c)[0] * self.fft + np.nonzero(c)[1]).astype(np.intp))
                             for other, c in nb] for rc, nb in self.neighbours.items()}
 
@@ -289,16 +294,15 @@ class StackReader:
         k = len(pieces)
         obs = np.zeros((k, self.fft, self.fft), np.float32)
         colour_at = dict(pieces)
-        greys = np.zeros((k, s, s), np.uint8) if grey is not None else None
+        greys = None
         flat = obs.reshape(k, -1)
-        for i, (rc, colour) in enumerate(pieces):
-            y0, x0 = self.models[rc].window
-            if greys is not None:
-                greys[i] = grey[y0:y0 + s, x0:x0 + s]
-            win = padded[y0:y0 + s, x0:x0 + s] == colour
-            if static is not None:
-                win &= ~static[y0:y0 + s, x0:x0 + s]
-            obs[i, :s, :s] = win
+        at = self._gather[[self.index[rc] for rc, _ in pieces]]
+        win = padded.ravel()[at] == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
+        if static is not None:
+            win &= ~static.ravel()[at]
+        if grey is not None:
+            greys = grey.ravel()[at]
+        obs[:, :s, :s] = win
         obs[:, :s, :s] *= 2
         obs[:, :s, :s] -= 1
         for i, (rc, colour) in enumerate(pieces):
@@ -307,18 +311,24 @@ class StackReader:
                     flat[i, cover] = 0
         if greys is None:
             return obs, None
-        on = obs[:, :s, :s] > 0
+        on = obs[:, :s, :s] > 0  # the piece's colour, where no neighbour of its colour may reach
         dark = np.array([c == black for _, c in pieces])
         # each piece's brightness percentiles from one histogram a piece (all pieces in one bincount)
-        codes = (np.arange(k, dtype=np.int32)[:, None, None] * 256 + greys)[on]
-        cum = np.bincount(codes, minlength=k * 256).reshape(k, 256).cumsum(1)
+        codes = greys.astype(np.int32)
+        codes += (np.arange(k, dtype=np.int32) * 256)[:, None, None]
+        cum = np.bincount(codes[on], minlength=k * 256).reshape(k, 256).cumsum(1)
         pct = np.array(TOP_PERCENTILES, np.float32)[dark.astype(int)] / 100  # (k, 2)
         lo = (cum < cum[:, -1:] * pct[:, :1]).sum(1)
         hi = (cum < cum[:, -1:] * pct[:, 1:]).sum(1)
         mid = ((lo + hi) / 2).astype(np.float32)[:, None, None]
         scale = np.maximum((hi - lo) / 2, TOP_CONTRAST).astype(np.float32)[:, None, None]
+        scaled = greys.astype(np.float32)
+        scaled -= mid
+        scaled /= scale
+        np.clip(scaled, -1, 1, out=scaled)
+        scaled[~on] = 0
         top = np.zeros_like(obs)
-        top[:, :s, :s] = np.where(on, np.clip((greys - mid) / scale, -1, 1), 0)
+        top[:, :s, :s] = scaled
         return obs, top
 
     def reach(self, margin: bool = False) -> np.ndarray:
