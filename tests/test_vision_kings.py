@@ -75,6 +75,7 @@ def test_kings_on_held_out_positions(variant, markers, side):
         pieces = _position(variant, rng)
         reading = clf.read(render(position_scene(empty, pieces, seed * 1000 + k)))
         assert {s: c.lower() for s, c in reading.squares.items()} == {s: c.lower() for s, c in pieces.items()}
+        assert not reading.occluded
         assert reading.unknown <= reading.occupied and set(reading.stack) == set(reading.squares)
         for s, c in pieces.items():
             pieces_n += 1
@@ -111,6 +112,21 @@ def test_the_start_men_bias_is_kept_and_checked(tmp_path):
     bad["appearance"]["king_bias"] = [0.1]
     with pytest.raises(CameraConfigError, match="king_bias"):
         CameraConfig.from_dict(bad)
+
+
+def test_no_stack_is_read_under_a_hand():
+    """A picture with a hand over the board never becomes a position: its stacks are not read (every piece
+    "king unknown", its colour kept)."""
+    from vision.render import Hand
+
+    empty, start = calibration_pictures(get_variant("portuguese"), 545, markers=True, side="bottom")
+    config = calibrate_camera(get_variant("portuguese"), render(empty), render(start)).config
+    pieces = {5: "W", 14: "b", 19: "w", 27: "B"}
+    scene = replace(position_scene(empty, pieces, 5451, hard=False), hands=(Hand(at=(4.0, 4.0), z=0.8),))
+    reading = config.classifier().read(render(scene))
+    assert reading.occluded
+    assert reading.unknown == reading.occupied and reading.stack == {}
+    assert all(c.islower() for c in reading.squares.values())
 
 
 def test_a_camera_straight_above_cannot_tell_kings():

@@ -312,7 +312,8 @@ class Classifier:
             pieces.append(((row, col), colour))
             squares[sq] = "w" if colour == WHITE else "b"
             confidence[sq] = max(w, b) / total
-        stack, unknown = self._stacks(lab_full, corrected, pieces, squares)
+        # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
+        stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack, unknown=unknown)
 
