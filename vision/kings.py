@@ -11,7 +11,9 @@ off-centre), all squares at once through the FFT, and the better fit says man or
 says where the piece's top is: its top is lit from above and brighter than its side wall (a king's wall is
 twice as tall, its top twice as far from the base), so the piece's own brightness, scaled between its
 darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
-shift as the silhouette (one inverse FFT a model for both channels).
+shift as the silhouette (both channels summed in the frequency domain, a model's fit transformed back at the
+searched shifts only). Each colour's fits are taken off by the bias its start men showed at calibration
+(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
@@ -38,7 +40,7 @@ ERODED = 1.0        # pixels a piece's labelled edge lies inside its true one in
 # "king unknown". The models' ideal gaps do not quite follow a frame (blur, the neighbours left out): the middle
 # between men and kings moves with the king's extra parallax (``StackModel.shift``, pixels), and a black piece's
 # top is only a little brighter than its wall. Band (centre at a shift of 6 pixels, its slope a pixel, its
-# bounds, half-width) for a white and a black piece, set on the still positions of seeds 11-13 (12,986 pieces)
+# bounds, half-width) for a white and a black piece, set on the still positions of seeds 11-13 (12,899 pieces)
 # and checked on the bench's seeds 1-5 (docs/camera.md)
 BAND = ((0.25, -0.09, (-1.0, 1.0), 0.15), (-0.46, -0.13, (-0.45, 0.0), 0.3))
 #: weight of the top-against-wall channel beside the silhouette's, for a white and a black piece
