@@ -111,7 +111,6 @@ class Classifier:
         rr = np.hypot(c[:, None], c[None, :])
         self.centre = rr < 0.3
         self.block = slice(px // 4, px - px // 4)
-        self.sparse = slice(px // 4, px - px // 4, 2)  # every other pixel of it: its median at a quarter of the work
         # a dark square's light gain: the mean of its light neighbours' (every orthogonal neighbour is light)
         cross = np.zeros((n + 2, n + 2), np.float32)
         cross[1:-1, 1:-1] = 1
@@ -168,16 +167,12 @@ class Classifier:
         return self._classes(corrected), cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY)
 
     def cells(self, canon: np.ndarray, mean: bool = False):
-        """(n, n, 3) median colour of each square's central block, from every other pixel (and, with ``mean``,
-        its mean colour, from every pixel)."""
+        """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
         n, px = self.n, self.px
-        grid = canon.reshape(n, px, n, px, 3)
-        sparse = grid[:, self.sparse, :, self.sparse].transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3)
-        median = np.median(sparse, axis=2)
-        if not mean:
-            return median
-        blocks = grid[:, self.block, :, self.block].transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3)
-        return median, blocks.mean(axis=2, dtype=np.float32)
+        blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block].transpose(0, 2, 1, 3, 4)
+        blocks = blocks.reshape(n, n, -1, 3)
+        median = np.median(blocks, axis=2)
+        return (median, blocks.mean(axis=2, dtype=np.float32)) if mean else median
 
     def gain(self, canon: np.ndarray) -> np.ndarray:
         """Per-pixel colour gain that brings the light squares back to their calibrated colour."""
