@@ -62,7 +62,7 @@ def main(argv=None) -> int:
         cv2.setNumThreads(args.threads)
     root = os.path.join(os.path.dirname(__file__), "..")
     squares = wrong = boards = full = full_colour = kings = kings_wrong = colour_wrong = positions_flagged = 0
-    claimed = claimed_wrong = men = kings_unknown = men_unknown = full_claims = 0
+    claimed = claimed_wrong = men = kings_unknown = men_unknown = full_claims = full_known = 0
     ms: list[float] = []
     cpu: list[float] = []  # the process's CPU time a picture: what a loaded machine does not inflate
     cal_fail = 0
@@ -96,6 +96,7 @@ def main(argv=None) -> int:
             wrong += bad
             boards += 1
             full += bad == 0 and not reading.occluded
+            full_known += bad == 0 and not reading.occluded and not reading.unknown
             positions_flagged += reading.occluded
             if args.verbose and reading.occluded:
                 print(f"  board {b} position {k}: a hand seen where none is (unexplained {reading.unexplained:.2f}/"
@@ -185,6 +186,8 @@ def main(argv=None) -> int:
           f"{squares} squares, {len(ms)} pictures of 1280x720")
     print(f"  per-square error        {pct(wrong, squares):8.4f} %   (target < 0.05 %; ChessCog 0.23 %)")
     print(f"  boards fully right      {pct(full, boards):8.2f} %   (target >= 99.5 % of hand-free; ChessCog 93.86 %)")
+    print(f"  every 'king unknown' an error: per square {pct(wrong + men_unknown, squares):.4f} %, boards fully right "
+          f"{pct(full_known, boards):.2f} %   (men's too)")
     print(f"  boards right, occupancy and colour {pct(full_colour, boards):6.2f} %")
     err = pct(colour_wrong, squares)
     print(f"  occupancy/colour error  {err:8.4f} %   (a king read as a man, or back, not counted)")

@@ -29,7 +29,7 @@ from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, F
 from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
 from vision.grid import BoardGrid, canonical_maps, find_grid
-from vision.kings import HEIGHTS, fit_piece
+from vision.kings import HEIGHTS, fit_piece, start_bias
 from vision.pose import board_homography, pose_from_homography
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
@@ -178,17 +178,24 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     warnings: list[str] = []
     h, w = empty.shape[:2]
     pose = pose_from_homography(board_homography(grid.corners), (w, h))
-    lab = clf.label_picture(start)
+    lab, grey = clf.label_grey(start)
     men = []
     for colour, squares in ((WHITE, v.white_start), (BLACK, v.black_start)):
         for sq in squares:
             f, r = v.coords(sq)
             men.append(((n - 1 - r, f), colour))
-    radius, height, noise = fit_piece(pose, n, px, px // 2, lab, men, static)
+    radius, height, noise = fit_piece(pose, n, px, px // 2, lab, grey, men, static, BLACK)
     appearance = Appearance(mean, std, light_ref, kings=True, static=static, pose=pose, piece=(radius, height),
                             king_noise=noise, band=band)
     clf = Classifier(v, px, full, appearance)
     assert clf.stacks is not None
+    # the start men's own fit: what this set and view show of a man (vision.kings.start_bias)
+    got = clf.read(start)
+    at = {sq: rc for rc, sq in clf.square_at.items()}
+    fits = {at[s_]: (z, WHITE if s_ in v.white_start else BLACK) for s_, z in got.stack.items()
+            if s_ in v.white_start or s_ in v.black_start}
+    appearance = replace(appearance, king_bias=start_bias(clf.stacks, fits, BLACK))
+    clf = Classifier(v, px, full, appearance)
     blind = sorted(sq for rc, sq in clf.square_at.items() if not clf.stacks.allows(rc))
     if not HEIGHTS.min() < height < HEIGHTS.max():  # no height in reach fits: the view does not show it
         blind = sorted(clf.square_at.values())

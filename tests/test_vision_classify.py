@@ -22,7 +22,13 @@ def _position(variant: str, rng: random.Random) -> dict[int, str]:
     return {s: rng.choice("wwwbbbWB") for s in squares}
 
 
-@pytest.mark.parametrize("variant,seed", [("portuguese", 301), ("international", 302), ("brazilian", 303)])
+#: per-square error floor, "king unknown" on a king counted as an error (a man's stack taken from the rules); was
+#: 0.06 before the top-against-wall channel (docs/camera.md)
+FLOOR_WRONG = 0.015  # measured 0.26 %, 0.17 %, 0.78 % (2026-11-26)
+
+
+@pytest.mark.parametrize("variant,seed", [("portuguese", 301), ("international", 302), ("brazilian", 303)],
+                         ids=["portuguese-markerless-8x8", "international-markers-10x10", "brazilian-markerless-8x8"])
 def test_held_out_positions(variant, seed):
     empty, start = calibration_pictures(get_variant(variant), seed, markers=seed % 2 == 0)
     config = calibrate_camera(get_variant(variant), render(empty), render(start)).config
@@ -43,8 +49,9 @@ def test_held_out_positions(variant, seed):
                 assert 0.0 <= reading.confidence[s] <= 1.0
     # floors (the benchmark prints the exact figures): occupancy and colour must be right on every square;
     # the stack (man or king) is the hard part, read from the piece's height in perspective
+    print(f"{variant}: {wrong} of {squares} squares wrong ('king unknown' counted as a man)")
     assert colour_wrong == 0
-    assert wrong / squares <= 0.06
+    assert wrong / squares <= FLOOR_WRONG
     assert flagged <= 2
 
 

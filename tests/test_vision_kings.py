@@ -25,6 +25,12 @@ from vision.stability import BoardWatcher
 from vision.testset import calibration_pictures, position_scene, write_pictures
 
 
+#: floors of the held-out positions below, with margin: measured 0.9-5.8 % "king unknown" and 92-100 % of the
+#: kings read right on these five boards (2026-11-26), no stack claimed wrong (0 of 659)
+FLOOR_UNKNOWN = 0.12
+FLOOR_KINGS = 0.85
+
+
 def _position(variant: str, rng: random.Random) -> dict[int, str]:
     v = get_variant(variant)
     squares = rng.sample(range(1, v.squares + 1), rng.randrange(4, v.squares * 2 // 3))
@@ -45,35 +51,82 @@ def test_pose_from_the_homography(variant, seed, side):
     assert again == pose
 
 
-@pytest.mark.parametrize("variant,seed", [("portuguese", 511), ("international", 512)])
-def test_kings_on_held_out_positions(variant, seed):
-    empty, start = calibration_pictures(get_variant(variant), seed, markers=True)
+#: boards of both sizes, with and without markers, white on every side of the picture
+KING_CASES = [("portuguese", True, "bottom"), ("international", False, "left"), ("brazilian", True, "top"),
+              ("international", True, "right"), ("portuguese", False, "right")]
+KING_IDS = [f"{v}-{'markers' if m else 'markerless'}-white-{side}" for v, m, side in KING_CASES]
+
+
+@pytest.mark.parametrize("variant,markers,side", KING_CASES, ids=KING_IDS)
+def test_kings_on_held_out_positions(variant, markers, side):
+    """Man or king on positions the calibration never saw (hard light, pieces off-centre): the stack is
+    claimed on nearly every piece, and a claim is right (floors measured with margin; the benchmark prints
+    the exact figures)."""
+    seed = 511 + KING_CASES.index((variant, markers, side))
+    empty, start = calibration_pictures(get_variant(variant), seed, markers=markers, side=side)
     config = calibrate_camera(get_variant(variant), render(empty), render(start)).config
     r, h = config.appearance.piece
     assert 0.33 <= r <= 0.43 and 0.15 <= h <= 0.26  # the rendered set: radius 0.38, a man 0.2 squares high
+    assert all(abs(b) <= 0.5 for b in config.appearance.king_bias)
     clf = config.classifier()
     rng = random.Random(seed)
-    pieces_n = claimed = claimed_wrong = unknown = kings = kings_claimed = 0
+    pieces_n = claimed = claimed_wrong = unknown = kings = kings_right = 0
     for k in range(10):
         pieces = _position(variant, rng)
         reading = clf.read(render(position_scene(empty, pieces, seed * 1000 + k)))
         assert {s: c.lower() for s, c in reading.squares.items()} == {s: c.lower() for s, c in pieces.items()}
+        assert not reading.occluded
         assert reading.unknown <= reading.occupied and set(reading.stack) == set(reading.squares)
         for s, c in pieces.items():
             pieces_n += 1
             kings += c.isupper()
+            kings_right += c.isupper() and reading.squares[s] == c
             if s in reading.unknown:
                 unknown += 1
                 assert reading.squares[s] == c.lower()  # the colour, no stack claimed
             else:
                 claimed += 1
                 claimed_wrong += reading.squares[s] != c
-                kings_claimed += c.isupper()
-    # floors (the benchmark prints the exact figures): a stack claimed is right; the camera abstains on a
-    # minority of the pieces and tells most kings
-    assert claimed_wrong <= max(1, claimed // 200), f"{claimed_wrong} of {claimed} stacks claimed wrong"
-    assert unknown <= 0.4 * pieces_n
-    assert kings_claimed >= 0.5 * kings
+    print(f"{variant}: {pieces_n} pieces, {unknown} king unknown, {claimed_wrong} of {claimed} claims wrong, "
+          f"{kings_right} of {kings} kings read")
+    assert claimed_wrong == 0, f"{claimed_wrong} of {claimed} stacks claimed wrong"
+    assert unknown <= FLOOR_UNKNOWN * pieces_n
+    assert kings_right >= FLOOR_KINGS * kings
+
+
+def test_the_start_men_bias_is_kept_and_checked(tmp_path):
+    """Each colour's bias of the man-or-king fit, measured on the start men, survives the config file; a
+    malformed one is a CameraConfigError naming it."""
+    from vision.config import load_camera_config, save_camera_config
+    from vision.errors import CameraConfigError
+
+    empty, start = calibration_pictures(get_variant("international"), 540, markers=False, side="top")
+    config = calibrate_camera(get_variant("international"), render(empty), render(start)).config
+    save_camera_config(config, tmp_path / "cam.toml")
+    again = load_camera_config(tmp_path / "cam.toml")
+    assert np.allclose(again.appearance.king_bias, config.appearance.king_bias, atol=1e-4)
+    # the start position reads back as men wherever a stack is claimed, with the bias applied
+    reading = again.classifier().read(render(start))
+    assert not [s for s, c in reading.squares.items() if c.isupper() and s not in reading.unknown]
+    bad = config.to_dict()
+    bad["appearance"]["king_bias"] = [0.1]
+    with pytest.raises(CameraConfigError, match="king_bias"):
+        CameraConfig.from_dict(bad)
+
+
+def test_no_stack_is_read_under_a_hand():
+    """A picture with a hand over the board never becomes a position: its stacks are not read (every piece
+    "king unknown", its colour kept)."""
+    from vision.render import Hand
+
+    empty, start = calibration_pictures(get_variant("portuguese"), 545, markers=True, side="bottom")
+    config = calibrate_camera(get_variant("portuguese"), render(empty), render(start)).config
+    pieces = {5: "W", 14: "b", 19: "w", 27: "B"}
+    scene = replace(position_scene(empty, pieces, 5451, hard=False), hands=(Hand(at=(4.0, 4.0), z=0.8),))
+    reading = config.classifier().read(render(scene))
+    assert reading.occluded
+    assert reading.unknown == reading.occupied and reading.stack == {}
+    assert all(c.islower() for c in reading.squares.values())
 
 
 def test_a_camera_straight_above_cannot_tell_kings():

@@ -23,7 +23,7 @@ import numpy as np
 
 from rig.variants import Variant
 from vision.colour import CLIPPED, features
-from vision.kings import KING_AT, StackReader
+from vision.kings import StackReader
 from vision.occlusion import BandCue, ClippedCue, SkinCue
 from vision.pose import CameraPose
 
@@ -59,6 +59,7 @@ class Appearance:
     piece: tuple[float, float] = (0.0, 0.0)  # a man's radius and height, squares
     king_noise: float = 0.0   # spread of the man-or-king fit gap on the start men (score units)
     band: np.ndarray | None = None  # (k, 3) the empty board's band cells outside it (vision.occlusion.BandCue)
+    king_bias: tuple[float, float] = (0.0, 0.0)  # the start men's man-or-king fit off a man's usual, white and black
 
 
 @dataclass
@@ -117,14 +118,10 @@ class Classifier:
         light = np.kron((~self.dark).astype(np.uint8), np.ones((px, px), np.uint8))
         self._light_inside = light * np.tile(inside, (n, n))  # light squares' inside, EDGE pixels of each side left out
         self.block = slice(px // 4, px - px // 4)
-        neighbours = []
-        for row in range(n):
-            for col in range(n):
-                if self.dark[row, col]:
-                    nb = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                          if 0 <= row + dr < n and 0 <= col + dc < n]
-                    neighbours.append(((row, col), tuple(zip(*nb))))
-        self._neighbours = neighbours
+        # a dark square's light gain: the mean of its light neighbours' (every orthogonal neighbour is light)
+        cross = np.zeros((n + 2, n + 2), np.float32)
+        cross[1:-1, 1:-1] = 1
+        self._cross_count = (cross[:-2, 1:-1] + cross[2:, 1:-1] + cross[1:-1, :-2] + cross[1:-1, 2:])
         self.hue_deg, self.hue_shift, self.hand_squares = hue_deg, hue_shift, hand_squares
         self.dark_on_light = dark_on_light
         self.skin_squares = skin_squares
@@ -134,7 +131,8 @@ class Classifier:
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
             self.stacks = StackReader(appearance.pose, n, px, self.margin, list(self.square_at),
-                                      appearance.piece[0], appearance.piece[1], appearance.king_noise)
+                                      appearance.piece[0], appearance.piece[1], appearance.king_noise,
+                                      appearance.king_bias)
             if appearance.static is not None and appearance.static.shape == maps[0].shape:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
@@ -165,10 +163,16 @@ class Classifier:
 
     def label_picture(self, image: np.ndarray) -> np.ndarray:
         """The class of every pixel of a picture's top-down view, margin included."""
+        return self.label_grey(image)[0]
+
+    def label_grey(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The class and the corrected brightness (uint8) of every pixel of a picture's top-down view, margin
+        included."""
         canon = self.canonical(image)
         gain = self._gain(self.inner(canon))[0]
         m = self.margin
-        return self.labels(canon, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
+        corrected = cv2.multiply(canon, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE), dtype=cv2.CV_8U)
+        return self._classes(corrected), cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY)
 
     def cells(self, canon: np.ndarray, mean: bool = False):
         """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
@@ -204,8 +208,9 @@ class Classifier:
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
         tint = np.median((ref / obs)[tinted] / lum[tinted][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
-        for (row, col), nb in self._neighbours:
-            lum[row, col] = lum[nb].mean()
+        padded = np.pad(np.where(light, lum, 0.0), 1)
+        around = padded[:-2, 1:-1] + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]
+        lum = np.where(light, lum, around / self._cross_count)
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
         return cv2.merge([g * np.float32(t) for t in tint]), (means + 1.0) * tint  # hue needs no brightness
 
@@ -249,7 +254,10 @@ class Classifier:
 
     def labels(self, canon: np.ndarray, gain: np.ndarray | None = None) -> np.ndarray:
         """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
-        img = cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U)
+        return self._classes(cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U))
+
+    def _classes(self, img: np.ndarray) -> np.ndarray:
+        """Class index of every pixel of a light-corrected view."""
         q = (img >> 2).astype(np.int32)
         return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
 
@@ -262,7 +270,8 @@ class Classifier:
         full = self.canonical(image)
         gain, light_cells = self._gain(self.inner(full))
         m = self.margin
-        lab_full = self.labels(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE))
+        corrected = cv2.multiply(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE), dtype=cv2.CV_8U)
+        lab_full = self._classes(corrected)
         lab = self.inner(lab_full)
         # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
         hands = self.foreign(light_cells) if self._hue_known else 0
@@ -271,8 +280,9 @@ class Classifier:
         # a piece's blurred rim mixes its colour with the square's into one like neither: not a hand
         rim = cv2.dilate(((lab == WHITE) | (lab == BLACK)).astype(np.uint8), np.ones((RIM, RIM), np.uint8))
         # a pixel with a channel at the sensor's top is no evidence either (glare on an overexposed board)
-        fair = self.inner(full).max(-1) < CLIPPED
-        warm = self._warm.area(self.inner(full), gain, ~fair)  # a pale hand over an overexposed board
+        inner = self.inner(full)
+        fair = cv2.inRange(inner, (0, 0, 0), (CLIPPED - 1,) * 3) > 0  # every channel below CLIPPED
+        warm = self._warm.area(inner, gain, ~fair)  # a pale hand over an overexposed board
         unexplained = cv2.morphologyEx((lab == UNEXPLAINED).astype(np.uint8) & (1 - rim) & fair, cv2.MORPH_OPEN,
                                        np.ones((3, 3), np.uint8))
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
@@ -309,25 +319,28 @@ class Classifier:
             pieces.append(((row, col), colour))
             squares[sq] = "w" if colour == WHITE else "b"
             confidence[sq] = max(w, b) / total
-        stack, unknown = self._stacks(lab_full, pieces, squares)
+        # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
+        stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, warm=warm, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
                        unknown=unknown)
 
-    def _stacks(self, lab_full: np.ndarray, pieces, squares: dict[int, str]) -> tuple[dict[int, float], frozenset]:
+    def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str]
+                ) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
         squares whose stack the view cannot tell (every one when the calibration found no square that can):
         their code is the colour's man, ``unknown`` says it is not known."""
         if self.stacks is None or not self.appearance.kings or not pieces:
             return {}, frozenset(squares)
-        fits = self.stacks.read(self.stacks.padded(lab_full), pieces, self._static_padded, black=BLACK)
+        grey = self.stacks.padded(cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY), 0)
+        fits = self.stacks.read(self.stacks.padded(lab_full), grey, pieces, self._static_padded, black=BLACK)
         stack: dict[int, float] = {}
         unknown = set()
-        for rc, (z, known) in fits.items():
+        for rc, (z, known, king) in fits.items():
             sq = self.square_at[rc]
             stack[sq] = z
             if not known:
                 unknown.add(sq)
-            elif z >= KING_AT:
+            elif king:
                 squares[sq] = squares[sq].upper()
         return stack, frozenset(unknown)

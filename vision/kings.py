@@ -7,7 +7,13 @@ Seen from the camera (:mod:`vision.pose`), a piece of radius ``r`` and height ``
 camera): the side band between them is what a king shows more of. For every dark square both silhouettes
 (height ``h`` and ``2 h``) are drawn once as templates (+1 piece, -1 no piece); each frame the pixels of the
 piece's colour are correlated with both, each template free to slide a few pixels (a piece placed
-off-centre), all squares at once through the FFT, and the better fit says man or king.
+off-centre), all squares at once through the FFT, and the better fit says man or king. A second channel
+says where the piece's top is: its top is lit from above and brighter than its side wall (a king's wall is
+twice as tall, its top twice as far from the base), so the piece's own brightness, scaled between its
+darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
+shift as the silhouette (both channels summed in the frequency domain, a model's fit transformed back at the
+searched shifts only). Each colour's fits are taken off by the bias its start men showed at calibration
+(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
@@ -24,24 +30,45 @@ import numpy as np
 
 from vision.pose import CameraPose
 
-__all__ = ["StackReader", "StackModel", "fit_piece", "MAN_AT", "MAN_AT_BLACK", "KING_AT", "SEARCH", "HEIGHTS"]
+__all__ = ["StackReader", "StackModel", "fit_piece", "band", "start_bias", "SEARCH", "HEIGHTS"]
 
 SEARCH = 5          # pixels a piece may stand off its square's centre, each way (placed off-centre)
 PAD = 3             # pixels of "no piece here" around the larger silhouette
 RIM = 1.5           # pixels each side of a silhouette's edge that count for neither model
 ERODED = 1.0        # pixels a piece's labelled edge lies inside its true one in a frame (blur, JPEG, light)
-# a fit (-1 a man, +1 a king as the models predict) says a man up to MAN_AT and a king from KING_AT; between
-# them "king unknown" (the band where men and kings of the rendered set overlap, widened from (0, 0.6) until about
-# one claim in 2,000 is wrong on the bench's still positions of seeds 11-13, was one in 260)
-MAN_AT, KING_AT = 0.0, 0.7
-# a black king's lower man is as dark as a dark square in dim light: part of its side band is labelled as the
-# square, and its fit falls towards a man's; a black piece is called a man only well below the middle
-MAN_AT_BLACK = -0.4
-MIN_SEPARATION = 4.0  # the two models' ideal score gap, in units of the noise the calibration measured
+# a fit (-1 a man, +1 a king as the models predict) says a man below the band and a king above it; within it
+# "king unknown". The models' ideal gaps do not quite follow a frame (blur, the neighbours left out): the middle
+# between men and kings moves with the king's extra parallax (``StackModel.shift``, pixels), and a black piece's
+# top is only a little brighter than its wall. Band (centre at a shift of 6 pixels, its slope a pixel, its
+# bounds, half-width) for a white and a black piece, set on the still positions of seeds 11-13 (12,899 pieces)
+# and checked on the bench's seeds 1-5 (docs/camera.md)
+BAND = ((0.25, -0.09, (-1.0, 1.0), 0.15), (-0.46, -0.13, (-0.45, 0.0), 0.3))
+#: weight of the top-against-wall channel beside the silhouette's, for a white and a black piece
+TOP_WEIGHT = (0.5, 1.5)
+#: the piece's brightness is scaled between these percentiles of its own pixels (wall, top): a black piece's
+#: top carries a brighter groove ring, so its top is taken lower
+TOP_PERCENTILES = ((10.0, 90.0), (5.0, 50.0))
+TOP_CONTRAST = 4.0  # grey levels: the least half-contrast a piece's brightness is scaled by (a flat piece: noise)
+MIN_SEPARATION = 1.0  # the two models' ideal score gap, in units of the noise the calibration measured
 MIN_SHIFT = 1.0     # pixels: below this extra parallax of the king's top the view cannot tell a king
-MIN_QUALITY = 0.9   # the better model must score this share of what it scores on its own silhouette
+#: a start man's usual fit off the band's middle, white and black (the median of the 24 boards of seeds 11-12,
+#: even light); a board's start men's median off it is the set's and the view's own bias (a black top a little
+#: darker, squares near the pieces' colour), taken off every fit of that colour, up to BIAS_MAX
+MAN_FIT = (-0.85, -0.62)
+BIAS_MAX = 0.5
+#: the better model must score this share of what it scores on its own silhouette, a white and a black piece (a
+#: black piece's brightness channel is noisier: its top is only a little brighter than its wall)
+MIN_QUALITY = (0.85, 0.78)
 RADII = np.arange(0.30, 0.465, 0.02)   # piece radius tried at calibration, squares
 HEIGHTS = np.arange(0.06, 0.405, 0.02)  # a man's height tried at calibration, squares
+
+
+def band(shift: float, black: bool) -> tuple[float, float]:
+    """The fits (on the man -1 .. king +1 scale) up to which a piece is a man and from which it is a king, on a
+    square where a king's top is displaced ``shift`` pixels beyond a man's (see ``BAND``)."""
+    centre, slope, (low, high), half = BAND[int(black)]
+    c = min(high, max(low, centre + slope * (shift - 6.0)))
+    return c - half, c + half
 
 
 @dataclass(frozen=True)
@@ -85,6 +112,14 @@ def _draw(size: int, pts: np.ndarray, origin: tuple[float, float]) -> np.ndarray
 _RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAD + 1, 2 * PAD + 1))
 
 
+def _disc(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarray:
+    """Outline points (board squares) of the top disc of a piece of radius ``r`` and height ``h`` on (x, y)."""
+    a = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    tx, ty = pose.seen_at(x, y, h)
+    rt = r * pose.scale(h)
+    return np.column_stack([tx + rt * np.cos(a), ty + rt * np.sin(a)])
+
+
 def _templates(*pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
     """Each silhouette, given as (inner, outer) masks (its radius less and more the ``RIM``), as a template:
     +1 inside, 0 on the rim (blur and light move a piece's labelled edge by a pixel or two), -1 on the rest
@@ -102,6 +137,16 @@ def _pair(reader: "StackReader", x: float, y: float, r: float, h: float, origin,
                  for rr in (r - a, r + a))
 
 
+def _top_template(reader: "StackReader", x: float, y: float, r: float, h: float, origin) -> np.ndarray:
+    """The top-against-wall template of a piece: +1 on its top disc, -1 on its side wall, each ``RIM`` pixels
+    clear of the edges between them (blur), 0 elsewhere."""
+    a = RIM / reader.px
+    inner = _draw(reader.box, reader.to_px(_silhouette(reader.pose, x, y, r - a, h)), tuple(origin))
+    top_in, top_out = (_draw(reader.box, reader.to_px(_disc(reader.pose, x, y, rr, h)), tuple(origin))
+                       for rr in (r - a, r + a))
+    return (top_in > 0.5).astype(np.float32) - np.clip(inner - top_out, 0, 1)
+
+
 class StackReader:
     """Man or king on the dark squares ``squares`` ((row, col) of the top-down view), from the labelled view
     (:class:`vision.classify.Classifier` labels, margin included): ``px`` pixels a square, ``margin`` around
@@ -110,9 +155,10 @@ class StackReader:
     silhouette as a frame shows it, its labelled edge ``ERODED`` pixels inside the true one."""
 
     def __init__(self, pose: CameraPose, n: int, px: int, margin: int, squares, radius: float, height: float,
-                 noise: float = 0.0):
+                 noise: float = 0.0, bias: tuple[float, float] = (0.0, 0.0)):
         self.pose, self.n, self.px, self.margin = pose, n, px, margin
         self.radius, self.height, self.noise = radius, height, noise
+        self.bias = np.array(bias, np.float64)
         self.squares = list(squares)
         self.index = {rc: i for i, rc in enumerate(self.squares)}
         far = max(np.hypot(*(np.array(pose.seen_at(x, y, 2 * height)) - (x, y))) for x in (0, n) for y in (0, n))
@@ -120,23 +166,47 @@ class StackReader:
         self.size = self.box + 2 * SEARCH                   # observation window, pixels a side
         self.fft = int(2 ** np.ceil(np.log2(self.size)))     # no wrap-around for shifts 0 .. 2 SEARCH
         self.border = self.size
-        t = np.zeros((len(self.squares), 2, self.fft, self.fft), np.float32)
+        # the inverse transform at the 2 SEARCH + 1 shifts a side only (two small matrix products: a fraction of a
+        # full inverse FFT's work); the half spectrum's inner columns count twice (a real correlation)
+        v, half = 2 * SEARCH + 1, self.fft // 2 + 1
+        f = np.arange(self.fft)
+        self._rows = np.exp(2j * np.pi * np.outer(np.arange(v), f) / self.fft).astype(np.complex64)
+        twice = np.full(half, 2.0)
+        twice[0] = twice[-1] = 1.0
+        self._cols = (np.exp(2j * np.pi * np.outer(f[:half], np.arange(v)) / self.fft) * twice[:, None]
+                      / self.fft ** 2).astype(np.complex64)
+        k = len(self.squares)
+        t = np.zeros((k, 2, self.fft, self.fft), np.float32)
+        tops = np.zeros((k, 2, self.fft, self.fft), np.float32)
         models = []
         for i, rc in enumerate(self.squares):
-            t[i, :, :self.box, :self.box], model = self._templates(rc, radius, height)
+            t[i, :, :self.box, :self.box], tops[i, :, :self.box, :self.box], model = self._templates(rc, radius, height)
             models.append(model)
         self.spectra = np.conj(np.fft.rfft2(t))
-        self.ideal = np.zeros((len(self.squares), 2))  # ideal gaps: a man, a king
-        self.own = np.ones((len(self.squares), 2))     # each model's fit to its own ideal silhouette
+        self.top_spectra = np.conj(np.fft.rfft2(tops))
+        self.ideal = np.zeros((k, 2, 2))  # ideal gaps [square, white 0 / black 1, a man 0 / a king 1]
+        self.own = np.ones((k, 2, 2))     # each model's fit to its own ideal silhouette, same axes
         if self.squares:
-            idx = np.arange(len(self.squares))
-            for k, hh in enumerate((height, 2 * height)):
-                best = self._best(self._perfect(radius - ERODED / px, hh), idx)
-                self.ideal[:, k] = best[:, 1] - best[:, 0]
-                self.own[:, k] = np.maximum(best[:, k], 1.0)
-        self.models = {rc: StackModel(m.window, float(self.ideal[i, 0]), float(self.ideal[i, 1]), m.shift,
-                                      m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
+            idx = np.arange(k)
+            for m, hh in enumerate((height, 2 * height)):
+                sil, top = self._perfect(radius - ERODED / px, hh)
+                for b, weight in enumerate(TOP_WEIGHT):
+                    best = self._best(sil, top, idx, np.full(k, weight, np.float32))
+                    self.ideal[:, b, m] = best[:, 1] - best[:, 0]
+                    self.own[:, b, m] = np.maximum(best[:, m], 1.0)
+        gap = self.ideal[:, :, 1] - self.ideal[:, :, 0]
+        worst = gap.argmin(1)  # a square's model: the colour whose models lie closer
+        self.models = {rc: StackModel(m.window, float(self.ideal[i, worst[i], 0]), float(self.ideal[i, worst[i], 1]),
+                                      m.shift, m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
         self.neighbours = {rc: self._neighbours(rc) for rc in self.squares}
+        # each square's observation window as flat indices into the padded view: every window cut in one step
+        wide = n * px + 2 * margin + 2 * self.border
+        span = np.arange(self.size)
+        self._gather = np.array([(m.window[0] + span)[:, None] * wide + (m.window[1] + span)[None, :]
+                                 for m in self.models.values()], np.intp).reshape(-1, self.size, self.size)
+        # the neighbours' reach, as flat indices into an observation window (fft pixels a row)
+        self._cover = {rc: [(other, (np.nonzero(c)[0] * self.fft + np.nonzero(c)[1]).astype(np.intp))
+                            for other, c in nb] for rc, nb in self.neighbours.items()}
 
     # -- geometry ---------------------------------------------------------------------------
 
@@ -152,14 +222,16 @@ class StackReader:
         mid = self.to_px(np.array([[x, y], self.pose.seen_at(x, y, 2 * h)])).mean(0)
         return np.floor(mid - self.box / 2), x, y
 
-    def _templates(self, rc, r: float, h: float) -> tuple[np.ndarray, StackModel]:
-        """(man, king) templates of a square and its model (ideal gaps not yet known)."""
+    def _templates(self, rc, r: float, h: float) -> tuple[np.ndarray, np.ndarray, StackModel]:
+        """(man, king) silhouette templates of a square, (man, king) top-against-wall templates, and its model
+        (ideal gaps not yet known)."""
         o, x, y = self._origin(rc, self.height)
         man, king = _templates(_pair(self, x, y, r, h, o), _pair(self, x, y, r, 2 * h, o))
+        tops = np.stack([_top_template(self, x, y, r, hh, o) for hh in (h, 2 * h)])
         tm = np.array(self.pose.seen_at(x, y, h)) - (x, y)
         tk = np.array(self.pose.seen_at(x, y, 2 * h)) - (x, y)
         window = (int(o[1]) - SEARCH, int(o[0]) - SEARCH)
-        return (np.stack([man, king]),
+        return (np.stack([man, king]), tops,
                 StackModel(window, 0.0, 0.0, float(np.hypot(*(tk - tm))) * self.px, self.pose.tilt(x, y)))
 
     def _neighbours(self, rc: tuple[int, int]) -> list[tuple[tuple[int, int], np.ndarray]]:
@@ -183,26 +255,29 @@ class StackReader:
                 out.append((other, cover))
         return out
 
-    def _perfect(self, r: float, h: float) -> np.ndarray:
-        """Every square's piece of radius ``r`` and height ``h`` as a perfect frame shows it (+1 / -1)."""
+    def _perfect(self, r: float, h: float) -> tuple[np.ndarray, np.ndarray]:
+        """Every square's piece of radius ``r`` and height ``h`` as a perfect frame shows it: the silhouette
+        (+1 / -1) and its brightness (+1 its top, -1 its wall, 0 off the piece)."""
         out = np.zeros((len(self.squares), self.fft, self.fft), np.float32)
+        top = np.zeros_like(out)
         for i, rc in enumerate(self.squares):
             o, x, y = self._origin(rc, self.height)
-            out[i, :self.size, :self.size] = 2 * _draw(self.size, self.to_px(_silhouette(
-                self.pose, x, y, r, h)), tuple(o - SEARCH)) - 1
-        return out
+            sil = _draw(self.size, self.to_px(_silhouette(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
+            disc = _draw(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
+            out[i, :self.size, :self.size] = np.where(sil, 1, -1)
+            top[i, :self.size, :self.size] = np.where(disc, 1, np.where(sil, -1, 0))
+        return out, top
 
-    def _best(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    def _best(self, obs: np.ndarray, top: np.ndarray | None, idx: np.ndarray, weight: np.ndarray | None = None
+              ) -> np.ndarray:
         """(man fit, king fit), each at its best shift, of the observation windows ``obs`` (k, fft, fft) of
-        squares ``idx``."""
-        v = 2 * SEARCH + 1
-        c = np.fft.irfft2(np.fft.rfft2(obs)[:, None] * self.spectra[idx], s=(self.fft, self.fft))
-        return c[:, :, :v, :v].reshape(len(idx), 2, -1).max(-1)
-
-    def _measure(self, obs: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """King fit - man fit of the observation windows ``obs`` of squares ``idx``."""
-        best = self._best(obs, idx)
-        return best[:, 1] - best[:, 0]
+        squares ``idx``, with their brightness windows ``top`` weighted ``weight`` (k,) (None: the silhouette
+        alone)."""
+        spec = np.fft.rfft2(obs)[:, None] * self.spectra[idx]
+        if top is not None and weight is not None:
+            spec += (np.fft.rfft2(top) * weight[:, None, None])[:, None] * self.top_spectra[idx]
+        c = (self._rows @ spec.astype(np.complex64, copy=False) @ self._cols).real
+        return c.reshape(len(idx), 2, -1).max(-1)
 
     # -- frames -----------------------------------------------------------------------------
 
@@ -210,26 +285,53 @@ class StackReader:
         b = self.border
         return cv2.copyMakeBorder(lab, b, b, b, b, cv2.BORDER_CONSTANT, value=value)
 
-    def windows(self, padded: np.ndarray, pieces, static: np.ndarray | None = None) -> np.ndarray:
+    def windows(self, padded: np.ndarray, pieces, static: np.ndarray | None = None, grey: np.ndarray | None = None,
+                black: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """Observation windows (k, fft, fft): +1 where the piece's colour shows, -1 elsewhere, 0 padding and
         where a neighbour of the same colour may reach; ``pieces`` ((row, col), colour class) pairs;
-        ``static`` the padded frame pixels to leave out."""
+        ``static`` the padded frame pixels to leave out; and, with ``grey`` (the padded view's brightness,
+        uint8), each piece's own pixels' brightness scaled to -1 (its wall) .. +1 (its top) by the
+        ``TOP_PERCENTILES`` of the colour (``black`` the black pieces' class), 0 off the piece."""
         s = self.size
-        obs = np.zeros((len(pieces), self.fft, self.fft), np.float32)
+        k = len(pieces)
+        obs = np.zeros((k, self.fft, self.fft), np.float32)
         colour_at = dict(pieces)
+        greys = None
+        flat = obs.reshape(k, -1)
+        at = self._gather[[self.index[rc] for rc, _ in pieces]]
+        win = padded.ravel()[at] == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
+        if static is not None:
+            win &= ~static.ravel()[at]
+        if grey is not None:
+            greys = grey.ravel()[at]
+        obs[:, :s, :s] = win
+        obs[:, :s, :s] *= 2
+        obs[:, :s, :s] -= 1
         for i, (rc, colour) in enumerate(pieces):
-            y0, x0 = self.models[rc].window
-            win = padded[y0:y0 + s, x0:x0 + s] == colour
-            if static is not None:
-                win &= ~static[y0:y0 + s, x0:x0 + s]
-            o = obs[i, :s, :s]
-            o[...] = win
-            o *= 2
-            o -= 1
-            for other, cover in self.neighbours[rc]:
+            for other, cover in self._cover[rc]:
                 if colour_at.get(other) == colour:
-                    o[cover] = 0
-        return obs
+                    flat[i, cover] = 0
+        if greys is None:
+            return obs, None
+        on = obs[:, :s, :s] > 0  # the piece's colour, where no neighbour of its colour may reach
+        dark = np.array([c == black for _, c in pieces])
+        # each piece's brightness percentiles from one histogram a piece (all pieces in one bincount)
+        codes = greys.astype(np.int32)
+        codes += (np.arange(k, dtype=np.int32) * 256)[:, None, None]
+        cum = np.bincount(codes[on], minlength=k * 256).reshape(k, 256).cumsum(1)
+        pct = np.array(TOP_PERCENTILES, np.float32)[dark.astype(int)] / 100  # (k, 2)
+        lo = (cum < cum[:, -1:] * pct[:, :1]).sum(1)
+        hi = (cum < cum[:, -1:] * pct[:, 1:]).sum(1)
+        mid = ((lo + hi) / 2).astype(np.float32)[:, None, None]
+        scale = np.maximum((hi - lo) / 2, TOP_CONTRAST).astype(np.float32)[:, None, None]
+        scaled = greys.astype(np.float32)
+        scaled -= mid
+        scaled /= scale
+        np.clip(scaled, -1, 1, out=scaled)
+        scaled[~on] = 0
+        top = np.zeros_like(obs)
+        top[:, :s, :s] = scaled
+        return obs, top
 
     def reach(self, margin: bool = False) -> np.ndarray:
         """Where a piece standing on the board may show in the top-down view (no margin, ``n px`` a side; with
@@ -253,27 +355,36 @@ class StackReader:
         m = self.models[rc]
         return m.shift >= MIN_SHIFT and m.separation >= MIN_SEPARATION * max(self.noise, 1.0)
 
-    def fits(self, padded: np.ndarray, pieces, static: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def fits(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
+             black: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """For ``pieces`` ((row, col), colour class): the fit on the man (-1) .. king (+1) scale, and how well
-        the better model fits (its score over what it scores on its own ideal silhouette)."""
+        the better model fits (its score over what it scores on its own ideal silhouette); ``padded`` the
+        labelled view, ``grey`` its brightness (see :meth:`windows`)."""
         idx = np.array([self.index[rc] for rc, _ in pieces])
-        best = self._best(self.windows(padded, pieces, static), idx)
-        man, king = self.ideal[idx, 0], self.ideal[idx, 1]
-        z = (2 * (best[:, 1] - best[:, 0]) - (man + king)) / np.maximum(king - man, 1e-9)
-        quality = np.where(z >= 0, best[:, 1] / self.own[idx, 1], best[:, 0] / self.own[idx, 0])
+        dark = np.array([c == black for _, c in pieces]).astype(int)
+        obs, top = self.windows(padded, pieces, static, grey, black)
+        best = self._best(obs, top, idx, np.array(TOP_WEIGHT, np.float32)[dark])
+        man, king = self.ideal[idx, dark, 0], self.ideal[idx, dark, 1]
+        z = (2 * (best[:, 1] - best[:, 0]) - (man + king)) / np.maximum(king - man, 1e-9) - self.bias[dark]
+        own = self.own[idx, dark]
+        quality = np.where(z >= 0, best[:, 1] / own[:, 1], best[:, 0] / own[:, 0])
         return z, quality
 
-    def read(self, padded: np.ndarray, pieces, static: np.ndarray | None = None, black: int | None = None) -> dict:
-        """(row, col) -> (z, known) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
-        king (+1) scale, and whether it says which (the square allows it, the fit is clear of the band
-        between the models, and the better model fits the piece: a glare or a shadow of the piece's colour
-        beside it fits neither); pieces of the class ``black`` are called men only up to ``MAN_AT_BLACK``."""
+    def read(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
+             black: int | None = None) -> dict:
+        """(row, col) -> (z, known, king) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
+        king (+1) scale; whether it says which (the square allows it, the fit is clear of the band between the
+        models, and the better model fits the piece: a glare or a shadow of the piece's colour beside it fits
+        neither), each colour by its own band (:func:`band`); and whether it says a king."""
         if not pieces:
             return {}
-        z, quality = self.fits(padded, pieces, static)
-        return {rc: (float(v), self.allows(rc) and (v <= (MAN_AT_BLACK if c == black else MAN_AT) or v >= KING_AT)
-                     and q >= MIN_QUALITY)
-                for (rc, c), v, q in zip(pieces, z, quality)}
+        z, quality = self.fits(padded, grey, pieces, static, black)
+        out = {}
+        for (rc, c), v, q in zip(pieces, z, quality):
+            man_at, king_at = band(self.models[rc].shift, c == black)
+            clear = (v <= man_at or v >= king_at) and q >= MIN_QUALITY[int(c == black)]
+            out[rc] = (float(v), self.allows(rc) and clear, v >= king_at)
+        return out
 
 
 def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
@@ -297,17 +408,29 @@ def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
     return out
 
 
-def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, men, static: np.ndarray | None
-              ) -> tuple[float, float, float]:
+def start_bias(reader: StackReader, fits: dict, black: int) -> tuple[float, float]:
+    """The white and black men's bias on the man-king scale, from the start position's fits ``fits``
+    ((row, col) -> (fit, colour class), every piece a man): each colour's median fit off ``MAN_FIT`` below
+    its band's middle."""
+    out = []
+    for dark in (False, True):
+        off = [z - sum(band(reader.models[rc].shift, dark)) / 2 for rc, (z, c) in fits.items() if (c == black) == dark]
+        out.append(float(np.clip(np.median(off) - MAN_FIT[int(dark)], -BIAS_MAX, BIAS_MAX)) if off else 0.0)
+    return out[0], out[1]
+
+
+def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, grey: np.ndarray, men,
+              static: np.ndarray | None, black: int | None = None) -> tuple[float, float, float]:
     """The set's piece radius and a man's height (squares) as the start position's men show them (``men``:
-    ((row, col), colour class) pairs, ``lab`` the labelled view): the radius from the men's width across
+    ((row, col), colour class) pairs, ``lab`` the labelled view, ``grey`` its brightness, ``black`` the black
+    pieces' class): the radius from the men's width across
     the parallax, then the height whose silhouettes fit them best; and the noise of the man-or-king gap on
     them (score units, a robust spread)."""
     squares = [rc for rc, _ in men]
     probe = StackReader(pose, n, px, margin, squares, float(RADII.max()), float(HEIGHTS.max()) / 2)
     padded = probe.padded(lab)
     pst = probe.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
-    windows = probe.windows(padded, men, pst)
+    windows = probe.windows(padded, men, pst)[0]
     widths = _widths(probe, windows, squares)
     r = float(np.clip((np.median(widths) - 1) / 2 / px, RADII.min(), RADII.max())) if widths else 0.38
     obs = np.fft.rfft2(windows)
@@ -327,6 +450,9 @@ def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, m
     padded = reader.padded(lab)
     pst = reader.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
     idx = np.arange(len(men))
-    gaps = reader._measure(reader.windows(padded, men, pst), idx) - reader.ideal[idx, 0]
+    dark = np.array([c == black for _, c in men]).astype(int)
+    obs, top = reader.windows(padded, men, pst, reader.padded(grey, 0), black)
+    best = reader._best(obs, top, idx, np.array(TOP_WEIGHT, np.float32)[dark])
+    gaps = best[:, 1] - best[:, 0] - reader.ideal[idx, dark, 0]
     noise = float(1.4826 * np.median(np.abs(gaps - np.median(gaps)))) if len(gaps) else 0.0
     return r, h, noise
