@@ -3,22 +3,18 @@ input is a clear error (exit 2). The valgrind run itself is the benchmark's, not
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from bench_helpers import load_bench
+
 
 
 @pytest.fixture(scope="module")
 def cg():
-    spec = importlib.util.spec_from_file_location("callgrind_replay",
-                                                  os.path.join(HERE, os.pardir, "bench", "callgrind_replay.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("callgrind_replay")
 
 
 @pytest.fixture(scope="module")

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import os
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from bench_helpers import load_bench
+
 
 
 @pytest.fixture(scope="module")
 def soak():
-    spec = importlib.util.spec_from_file_location("soak_transcribe",
-                                                  os.path.join(HERE, os.pardir, "bench", "soak_transcribe.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_bench("soak_transcribe")
 
 
 def irr(kind, number, side, status="accepted"):
