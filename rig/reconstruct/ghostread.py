@@ -81,6 +81,10 @@ class GhostHandling:
         freed = masked - ghosts
         if freed and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
             self._reread(t, occupied, freed)
+        if freed:
+            # what a freed square reads now stood there unseen: read before the change that broke the rectangle
+            self._deb.reveal(t, (s for s in freed if self._fault_kind(s) is None and s not in self._held_squares),
+                             occupied)
         for square in freed:
             masked.discard(square)
             self._ghost_until[square] = t
