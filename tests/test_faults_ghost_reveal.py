@@ -42,3 +42,13 @@ def test_missing_diode_22_international_no_clock_move_unseen_until_the_diode_squ
     s, r = _read("international", 5, "missing-diode:22", False, health, plies=70)
     _exact(s, r, 22, "ghost")
     assert [m.move_text for m in r.moves if not m.withdrawn][-4:-1] == ["35-30", "22x31", "36x27"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_missing_diode_22_international_no_clock_reply_unseen_then_a_landing_from_a_ghost(health):
+    """White's 28-22 lands on 22 itself and its ghosts hide black's whole 8-13; white's 33-28 then shows only its
+    landing on 28 (33 a ghost). That landing, while the board shows 28-22 exactly, reads as black's unseen reply
+    and white's next move from a masked square, not as a capture 33x22 nor a touched piece."""
+    s, r = _read("international", 3, "missing-diode:22", False, health, plies=94)
+    _exact(s, r, 22, "ghost")
+    assert [m.move_text for m in r.moves if not m.withdrawn][-4:] == ["28-22", "8-13", "33-28", "7-11"]

@@ -245,11 +245,12 @@ class GhostHandling:
 
 
     def _hidden_reply(self, c, occ_before: frozenset[int]) -> bool:
-        """Without a clock, the mover lifts another piece while the board shows his move exactly, and his
-        opponent has a legal reply between squares a missing diode's rectangles mask (its lift and landing
-        unseen): that reply was played. Both moves are committed, ``c`` begins the mover's next move; two
-        such replies are an observation. (Else it would read as two moves in one turn, which the sensors
-        do not prove.)"""
+        """Without a clock, the mover lifts another piece (or puts one down on an empty square, its lift from a
+        masked square unseen) while the board shows his move exactly, and his opponent has a legal reply
+        between squares a missing diode's rectangles mask (its lift and landing unseen): that reply was
+        played. Both moves are committed, ``c`` begins the mover's next move (a landing: one that a legal
+        move from a masked square after the reply explains); two such replies are an observation. (Else it
+        would read as two moves in one turn, which the sensors do not prove.)"""
         seg = self._seg
         if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
             return False
@@ -266,6 +267,12 @@ class GhostHandling:
                                         lambda e: self._fits_frame(e, occ0))
         if reply is None or not reply.legal or not reply.exact:
             return False
+        if not c.up:
+            board = after.copy()
+            board.push(reply.move)
+            if not any(m.destination == c.square and m.origin in masked and not m.captured
+                       for m in self._index(board).moves):
+                return False
         name = self.variant.square_name
         self._commit_plan(plan, c.t, f"{SIDE[not after.turn]} lifted {name(c.square)} after his move",
                           occ_before)
