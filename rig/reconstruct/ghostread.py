@@ -245,8 +245,9 @@ class GhostHandling:
 
 
     def _hidden_reply(self, c, occ_before: frozenset[int]) -> bool:
-        """Without a clock, the mover lifts another piece (or puts one down on an empty square, its lift from a
-        masked square unseen) while the board shows his move exactly, and his opponent has a legal reply
+        """Without a clock, the mover lifts another piece (or the one he played, released ``release_s`` ago; or
+        puts one down on an empty square, its lift from a masked square unseen) while the board shows his move
+        exactly, and his opponent has a legal reply
         between squares a missing diode's rectangles mask (its lift and landing unseen): that reply was
         played. Both moves are committed, ``c`` begins the mover's next move (a landing: one that a legal
         move from a masked square after the reply explains); two such replies are an observation. (Else it
@@ -255,8 +256,11 @@ class GhostHandling:
         if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
             return False
         plan = self._explain(occ_before)
-        if plan is None or not plan.legal or not plan.exact or c.square == plan.move.destination:
+        if plan is None or not plan.legal or not plan.exact:
             return False
+        if c.square == plan.move.destination and not (
+                c.up and c.t - seg.placed_at.get(c.square, c.t) >= self.settings.release_s):
+            return False          # the piece played, taken up again before it was released: still his move
         after = self._physical_after(plan, occ_before)
         masked = self._mask.squares
         occ0 = self._mask.filter(occ_before)
