@@ -255,14 +255,24 @@ class GhostHandling:
         seg = self._seg
         if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
             return False
-        plan = self._explain(occ_before)
-        if plan is None or not plan.legal or not plan.exact:
-            return False
-        if c.square == plan.move.destination and not (
-                c.up and c.t - seg.placed_at.get(c.square, c.t) >= self.settings.release_s):
-            return False          # the piece played, taken up again before it was released: still his move
-        after = self._physical_after(plan, occ_before)
         masked = self._mask.squares
+        if c.up and c.square not in seg.placed_at:
+            plan = self._explain(occ_before)
+            if plan is None or c.square == plan.move.destination:
+                return False
+        else:
+            # a landing, or the piece played lifted again once released: only after a move the board showed
+            # (its squares unmasked, read as they stand: no reading of the masked squares is opened here)
+            if c.up and c.t - seg.placed_at[c.square] < self.settings.release_s:
+                return False
+            plan = explain(self.board, seg.occ0, occ_before, frozenset(seg.landings), tuple(seg.lift_order),
+                           seg.hints, self._index())
+            if plan is None or {plan.move.origin, plan.move.destination} & masked or (
+                    c.up and c.square != plan.move.destination):
+                return False
+        if not plan.legal or not plan.exact:
+            return False
+        after = self._physical_after(plan, occ_before)
         occ0 = self._mask.filter(occ_before)
         index = self._index(after)
         if not any({m.origin, m.destination} | set(m.captured) <= masked for m in index.moves):
