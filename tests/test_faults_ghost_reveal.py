@@ -58,8 +58,10 @@ def test_missing_diode_22_international_no_clock_reply_unseen_then_a_landing_fro
 def test_missing_diode_22_international_no_clock_reply_unseen_between_a_release_and_the_next_move(health):
     """Black's 24-29 is set down (and released, well over ``release_s``); white's 40-35 runs between ghosts of 22
     (unseen); black then takes 29 on to 34. With the reply fully masked, the lift of the released piece reads as
-    black's next move after white's unseen reply, not as a piece moved on after release (and no chain of
-    re-reads ending in an illegal move)."""
+    black's next move after white's unseen reply (no chain of re-reads ending in an illegal move); a piece moved on
+    after release shows the same frames: an observation says so, no irregularity."""
     s, r = _read("international", 6, "missing-diode:22", False, health, plies=106)
     _exact(s, r, 22, "ghost")
     assert [m.move_text for m in r.moves if not m.withdrawn][-5:-2] == ["24-29", "40-35", "29-34"]
+    seen = [o for o in r.observations if o.type == "piece-moved-after-release"]
+    assert [(o.number, o.squares) for o in seen] == [(51, (29,))]      # what the same frames could also be

@@ -288,9 +288,18 @@ class GhostHandling:
                        for m in self._index(board).moves):
                 return False
         name = self.variant.square_name
-        self._commit_plan(plan, c.t, f"{SIDE[not after.turn]} lifted {name(c.square)} after his move",
-                          occ_before)
+        mover = SIDE[not after.turn]
+        self._commit_plan(plan, c.t, f"{mover} lifted {name(c.square)} after his move" if c.up else
+                          f"{mover} put a piece down on {name(c.square)} after his move", occ_before)
         self._commit_plan(reply, c.t, "a reply unseen under a missing diode's rectangle", occ0)
+        if c.square == plan.move.destination:
+            # the same frames as the piece moved on after its release (FPD 4.6), which the sensors cannot tell
+            self._observe("piece-moved-after-release", c.t, (c.square,),
+                          f"{plan.move.text(name=name)} then {reply.move.text(name=name)} read, the piece on "
+                          f"{name(c.square)} lifted again for the next move", not after.turn,
+                          self._number - 1,
+                          "the reply ran between squares a missing diode's rectangle masks: the same frames show "
+                          "the piece moved on after its release with no reply")
         if not settled:
             self._observe("illegal-move", c.t, (reply.move.origin, reply.move.destination),
                           f"read as {reply.move.text(name=name)}", after.turn, self._number - (0 if after.turn else 1),
