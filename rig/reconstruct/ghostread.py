@@ -81,6 +81,10 @@ class GhostHandling:
         freed = masked - ghosts
         if freed and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
             self._reread(t, occupied, freed)
+        if freed:
+            # what a freed square reads now stood there unseen: read before the change that broke the rectangle
+            self._deb.reveal(t, (s for s in freed if self._fault_kind(s) is None and s not in self._held_squares),
+                             occupied)
         for square in freed:
             masked.discard(square)
             self._ghost_until[square] = t
@@ -241,19 +245,34 @@ class GhostHandling:
 
 
     def _hidden_reply(self, c, occ_before: frozenset[int]) -> bool:
-        """Without a clock, the mover lifts another piece while the board shows his move exactly, and his
-        opponent has a legal reply between squares a missing diode's rectangles mask (its lift and landing
-        unseen): that reply was played. Both moves are committed, ``c`` begins the mover's next move; two
-        such replies are an observation. (Else it would read as two moves in one turn, which the sensors
-        do not prove.)"""
+        """Without a clock, the mover lifts another piece (or the one he played, released ``release_s`` ago; or
+        puts one down on an empty square, its lift from a masked square unseen) while the board shows his move
+        exactly, and his opponent has a legal reply
+        between squares a missing diode's rectangles mask (its lift and landing unseen): that reply was
+        played. Both moves are committed, ``c`` begins the mover's next move (a landing: one that a legal
+        move from a masked square after the reply explains); two such replies are an observation. (Else it
+        would read as two moves in one turn, which the sensors do not prove.)"""
         seg = self._seg
         if not self._ghost_masked or self._clock_mode or not seg.changes or self._split is not None:
             return False
-        plan = self._explain(occ_before)
-        if plan is None or not plan.legal or not plan.exact or c.square == plan.move.destination:
+        masked = self._mask.squares
+        if c.up and c.square not in seg.placed_at:
+            plan = self._explain(occ_before)
+            if plan is None or c.square == plan.move.destination:
+                return False
+        else:
+            # a landing, or the piece played lifted again once released: only after a move the board showed
+            # (its squares unmasked, read as they stand: no reading of the masked squares is opened here)
+            if c.up and c.t - seg.placed_at[c.square] < self.settings.release_s:
+                return False
+            plan = explain(self.board, seg.occ0, occ_before, frozenset(seg.landings), tuple(seg.lift_order),
+                           seg.hints, self._index())
+            if plan is None or {plan.move.origin, plan.move.destination} & masked or (
+                    c.up and c.square != plan.move.destination):
+                return False
+        if not plan.legal or not plan.exact:
             return False
         after = self._physical_after(plan, occ_before)
-        masked = self._mask.squares
         occ0 = self._mask.filter(occ_before)
         index = self._index(after)
         if not any({m.origin, m.destination} | set(m.captured) <= masked for m in index.moves):
@@ -262,10 +281,25 @@ class GhostHandling:
                                         lambda e: self._fits_frame(e, occ0))
         if reply is None or not reply.legal or not reply.exact:
             return False
+        if not c.up:
+            board = after.copy()
+            board.push(reply.move)
+            if not any(m.destination == c.square and m.origin in masked and not m.captured
+                       for m in self._index(board).moves):
+                return False
         name = self.variant.square_name
-        self._commit_plan(plan, c.t, f"{SIDE[not after.turn]} lifted {name(c.square)} after his move",
-                          occ_before)
+        mover = SIDE[not after.turn]
+        self._commit_plan(plan, c.t, f"{mover} lifted {name(c.square)} after his move" if c.up else
+                          f"{mover} put a piece down on {name(c.square)} after his move", occ_before)
         self._commit_plan(reply, c.t, "a reply unseen under a missing diode's rectangle", occ0)
+        if c.square == plan.move.destination:
+            # the same frames as the piece moved on after its release (FPD 4.6), which the sensors cannot tell
+            self._observe("piece-moved-after-release", c.t, (c.square,),
+                          f"{plan.move.text(name=name)} then {reply.move.text(name=name)} read, the piece on "
+                          f"{name(c.square)} lifted again for the next move", not after.turn,
+                          self._number - 1,
+                          "the reply ran between squares a missing diode's rectangle masks: the same frames show "
+                          "the piece moved on after its release with no reply")
         if not settled:
             self._observe("illegal-move", c.t, (reply.move.origin, reply.move.destination),
                           f"read as {reply.move.text(name=name)}", after.turn, self._number - (0 if after.turn else 1),

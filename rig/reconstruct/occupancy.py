@@ -10,9 +10,12 @@ the time the square really changed, and come out in time order.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
-__all__ = ["SquareChange", "Debouncer"]
+__all__ = ["SquareChange", "Debouncer", "REVEAL_S"]
+
+#: how long before its frame a change a mask hid is dated (:meth:`Debouncer.reveal`): less than any scan period
+REVEAL_S = 1e-4
 
 
 class SquareChange(NamedTuple):
@@ -94,6 +97,22 @@ class Debouncer:
                 else:
                     pending[s] = t
             self.raw = occupied
+
+    def reveal(self, t: float, squares: Iterable[int], occupied: frozenset[int]) -> None:
+        """Squares a mask hid until this frame (a missing diode's rectangle broke): where they read otherwise
+        than before, the change happened unseen before the frame, so it waits dated just before ``t`` (it is
+        confirmed before the frame's own changes, which broke the rectangle)."""
+        raw = self.raw
+        if raw is None:
+            return
+        for s in squares:
+            if (s in occupied) != (s in raw):
+                if (s in occupied) == (s in self.stable):
+                    self.pending.pop(s, None)
+                else:
+                    self.pending[s] = t - REVEAL_S
+                raw = raw ^ {s}
+        self.raw = raw
 
     def settle(self) -> list[SquareChange]:
         """End of input: every pending change is confirmed (nothing can revert it any more)."""

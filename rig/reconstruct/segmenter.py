@@ -238,6 +238,9 @@ class Segmenter:
                     self._split = None    # another captured piece taken off: the first was the mover's removal too
         elif piece is not None and piece[0] == mover and self._ghost_masked and self._hidden_reply(c, occ_before):
             seg = self._seg                   # the mover's move and an unseen reply read: c begins his next
+        elif self._ghost_masked and (not up or square in seg.placed_at) and self._hidden_reply(c, occ ^ {square}):
+            seg = self._seg                   # the same, c the landing of his next move from a masked square
+            #                                   or the lift of the piece he played, released
         elif piece is not None and piece[0] == mover:
             if self._held is not None:
                 self._commit_held(f"{SIDE[mover]} lifted {self.variant.square_name(square)} after his press")
