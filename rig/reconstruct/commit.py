@@ -65,7 +65,7 @@ class CommitPolicy:
         if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
             # side to move: both colours gone, yet one move explains it
-            if not self._other_side_move(deadline, self._occ):
+            if not self._other_side_move(deadline, self._occ) and not self._interleaved(deadline, self._occ):
                 self._lose(deadline, self._occ)
             return
         if self._clock_mode:

@@ -261,6 +261,8 @@ class Segmenter:
                         self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif self._dead_landing(c):
                     seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
+                elif self._interleaved(t, occ_before):
+                    seg = self._seg       # the reply's lift read during the mover's move: c begins his next
                 else:
                     self._split = None      # the mover is still at work
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
@@ -268,7 +270,7 @@ class Segmenter:
                 # the mover begins while the board shows a move of his opponent: a second move
                 # in one turn (CODEX 42.A), or the reply to a press without a move (FPD 7.5b); his
                 # pieces already off may be the ones that move captured (the move then shows exactly)
-                if self._other_side_move(t, occ_before):
+                if self._other_side_move(t, occ_before) or self._interleaved(t, occ_before):
                     seg = self._seg
         elif (up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
               and square == self._split.plan.move.destination and self._split_to_masked()):

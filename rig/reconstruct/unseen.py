@@ -15,13 +15,14 @@ fit, the lowest is read, an observation says so, and the moves after it may show
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import PendingSplit
+from rig.reconstruct.state import SIDE, PendingSplit, Segment
 
 __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
@@ -214,6 +215,80 @@ class UnseenReplies:
         self._commit(Explanation(move, True, None), c.t, f"{'white' if mover else 'black'} lifted "
                                                          f"{name(c.square)} after the reply")
         return True
+
+    def _interleaved(self, t: float, occ: frozenset[int]) -> bool:
+        """Without a clock, no move explains the turn at ``occ`` (the mover begins his next move at ``t``, or
+        the board stays still), yet it shows the mover's move and a legal reply once one kind of lift is set
+        apart: the reply's piece read off its square before the mover's move was over, or a piece of the mover
+        read off after the reply and still off. A switch that died under the piece then reads the lift (or a
+        player picked the piece up early; no rule forbids either). The changes are read in the order the game
+        allows: the mover's move, the reply, and the mover's lifts still off begin his next move. No player
+        irregularity comes of it; True when both moves are committed. (A dead switch shows once a piece stands
+        there again: the next move reads it.)"""
+        seg = self._seg
+        if self._clock_mode or self._held is not None or self._diode_trouble():
+            return False
+        board, mover = self.board, self.board.turn
+
+        def owner(square: int) -> bool | None:
+            piece = board.piece_at(square) if square in seg.occ0 else None
+            return None if piece is None else piece[0]
+
+        changes = seg.changes
+        for k in range(len(changes)):
+            head, tail = changes[:k + 1], changes[k + 1:]
+            seen = Counter(x.square for x in head)
+            for early in [None, *(x for x in head if x.up and owner(x.square) is (not mover) and seen[x.square] == 1)]:
+                shown = set(seg.occ0)
+                for x in head:
+                    if x is not early:
+                        (shown.discard if x.up else shown.add)(x.square)
+                own = {x.square for x in tail if x.up and x.square in shown and x.square not in occ
+                       and owner(x.square) is mover}
+                if early is None and not own:
+                    continue
+                first = self._explain(frozenset(shown))
+                if first is None or not first.legal or not first.exact \
+                        or own & {first.move.destination, *first.move.captured} \
+                        or early is not None and early.square in first.move.captured:
+                    continue
+                after = self._physical_after(first, frozenset(shown))
+                second = explain(after, frozenset(shown), occ | own, index=self._index(after))
+                if second is None or not second.legal or not second.exact \
+                        or early is not None and second.move.origin != early.square:
+                    continue
+                self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own, occ)
+                return True
+        return False
+
+    def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
+                            early: SquareChange | None, tail: list[SquareChange], own: set[int],
+                            occ: frozenset[int]) -> None:
+        """:meth:`_interleaved`'s reading committed: ``head`` (the mover's move), ``early`` and the ``tail`` but
+        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn."""
+        name, mover = self.variant.square_name, self.board.turn
+        old = self._seg
+        self._split = None
+        self._seg = Segment(old.t0, old.occ0, pieces=old.pieces)
+        shown = set(old.occ0)
+        for x in head:
+            self._record_change(self._seg, x)
+            (shown.discard if x.up else shown.add)(x.square)
+        if early is not None:
+            shown.add(early.square)
+        self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
+                     occ_after=frozenset(shown))
+        reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in own],
+                       key=lambda x: x.t)
+        for x in reply:
+            self._record_change(self._seg, x)
+        why = (f"{name(early.square)} read off before {SIDE[mover]}'s move was over" if early is not None else
+               f"{SIDE[mover]} lifted " + ", ".join(name(x) for x in sorted(own)) + " after it")
+        self._commit(second, reply[-1].t if reply else head[-1].t, f"{SIDE[not mover]} played; {why}",
+                     occ_after=occ | own)
+        for x in tail:
+            if x.square in own:
+                self._record_change(self._seg, x)
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
