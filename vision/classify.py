@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from rig.variants import Variant
-from vision.colour import CLIPPED, features
+from vision.colour import CLIPPED, added_white, features
 from vision.kings import StackReader
 from vision.occlusion import BandCue, ClippedCue, SkinCue
 from vision.pose import CameraPose
@@ -35,6 +35,7 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+GLARE_SEEN = 20.0  # white added to a light square (grey levels, as taken) past which it is glare, not noise
 EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 BAND_EVIDENCE = 0.01  # board area (squares) unexplained that, with the band outside it changed, means a hand
@@ -107,6 +108,7 @@ class Classifier:
         self._lut: np.ndarray | None = None
         self._hue_known = True  # the last picture's light tint was measured (see _gain)
         self._clipped_cells = np.zeros((self.n, self.n), bool)  # the last picture's clipped light squares
+        self._glare = np.zeros((self.n, self.n), np.float32)  # the last picture's white added by glare (see _gain)
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -198,6 +200,7 @@ class Classifier:
         # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
         fair = light & (obs.max(-1) < CLIPPED)
         self._clipped_cells = light & ~fair  # as the sensor took them (the gain may bring them back below)
+        self._glare = self._glare_cells(obs, ref, fair)
         # the tint from the squares the sensor did not clip, however few (a clipped channel reads too low:
         # its gain comes out too high and turns every square's hue); none: the hue cannot be measured
         self._hue_known = bool(fair.sum() >= HUE_SQUARES)
@@ -213,6 +216,16 @@ class Classifier:
         lum = np.where(light, lum, around / self._cross_count)
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
         return cv2.merge([g * np.float32(t) for t in tint]), (means + 1.0) * tint  # hue needs no brightness
+
+    def _glare_cells(self, obs: np.ndarray, ref: np.ndarray, fair: np.ndarray) -> np.ndarray:
+        """White added by glare on each square (n, n), grey levels as taken: on a light square, its colour fitted
+        as a factor of its reference plus white (:func:`vision.colour.added_white`; a clipped square says
+        nothing); on a dark square, the most of its light neighbours'. Under ``GLARE_SEEN``: 0 (noise)."""
+        white = np.where(fair, added_white(obs, ref), 0.0)
+        white = np.where(white > GLARE_SEEN, white, 0.0).astype(np.float32)
+        p = np.pad(white, 1)
+        around = np.maximum(np.maximum(p[:-2, 1:-1], p[2:, 1:-1]), np.maximum(p[1:-1, :-2], p[1:-1, 2:]))
+        return np.where(self.dark, around, white)
 
     def foreign(self, light_cells: np.ndarray) -> int:
         """How many light squares show a hue they never have (skin): nothing stands on a light square, and
@@ -270,7 +283,8 @@ class Classifier:
         full = self.canonical(image)
         gain, light_cells = self._gain(self.inner(full))
         m = self.margin
-        corrected = cv2.multiply(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE), dtype=cv2.CV_8U)
+        gain_full = cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE)
+        corrected = cv2.multiply(full, gain_full, dtype=cv2.CV_8U)
         lab_full = self._classes(corrected)
         lab = self.inner(lab_full)
         # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
@@ -315,6 +329,8 @@ class Classifier:
             if d >= w + b:
                 confidence[sq] = d / total
                 continue
+            if self._glare[row, col] > 0:  # a black piece under glare is a grey the light's factor left too bright
+                w, b = self._deglare(lab_full, corrected, gain_full, row, col)
             colour = WHITE if w >= b else BLACK
             pieces.append(((row, col), colour))
             squares[sq] = "w" if colour == WHITE else "b"
@@ -324,6 +340,24 @@ class Classifier:
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, warm=warm, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
                        unknown=unknown)
+
+    def _deglare(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, row: int, col: int
+                 ) -> tuple[int, int]:
+        """A piece's pixels judged again with the glare's white (``_glare``, scaled by the light's gain) taken
+        off, around square (row, col) in place (its stack is read from them): a pixel of a piece's colour
+        keeps a piece's colour, the nearer one without glare. Returns the square's (white, black) votes."""
+        px, m = self.px, self.margin
+        y0, x0 = max(0, m + row * px - px // 2), max(0, m + col * px - px // 2)
+        win = (slice(y0, m + (row + 1) * px + px // 2), slice(x0, m + (col + 1) * px + px // 2))
+        glare = np.clip(gain_full[win] * self._glare[row, col] + 0.5, 0, 255).astype(np.uint8)
+        plain = cv2.subtract(corrected[win], glare)
+        old, new = lab_full[win], self._classes(plain)
+        piece = ((old == WHITE) | (old == BLACK)) & ((new == WHITE) | (new == BLACK))
+        old[piece] = new[piece]
+        corrected[win][piece] = plain[piece]
+        y, x = m + row * px - y0, m + col * px - x0
+        centre = old[y:y + px, x:x + px][self.centre]
+        return int((centre == WHITE).sum()), int((centre == BLACK).sum())
 
     def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str]
                 ) -> tuple[dict[int, float], frozenset]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["features", "CLIPPED"]
+__all__ = ["features", "added_white", "CLIPPED"]
 
 CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
 
@@ -20,3 +20,20 @@ def features(bgr: np.ndarray) -> np.ndarray:
     y = (r + g + b) / 3
     d = y + 25.0
     return np.stack([np.log(y + 8.0), (r - g) / d, (r + g - 2 * b) / (2 * d)], axis=-1)
+
+
+def added_white(obs: np.ndarray, ref: np.ndarray, *, least_spread: float = 8.0) -> np.ndarray:
+    """The white added to each colour ``obs`` (..., 3) over its reference ``ref`` (..., 3), glare's share.
+
+    Light scales a colour, glare adds the same amount to every channel: ``obs = a * ref + g``, three channels
+    for two unknowns, fitted by least squares (a tinted reference, such as a light square's beige, tells them
+    apart). Where the reference's channels spread less than ``least_spread`` grey levels (a grey square) the
+    two cannot be told apart: 0 there.
+    """
+    o = obs.astype(np.float32)
+    r = ref.astype(np.float32)
+    rc = r - r.mean(-1, keepdims=True)
+    var = (rc * rc).sum(-1)
+    a = (rc * (o - o.mean(-1, keepdims=True))).sum(-1) / np.maximum(var, 1e-6)
+    g = o.mean(-1) - a * r.mean(-1)
+    return np.where(var >= 3 * least_spread ** 2 / 2, g, 0.0).astype(np.float32)
