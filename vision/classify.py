@@ -220,12 +220,12 @@ class Classifier:
     def _glare_cells(self, obs: np.ndarray, ref: np.ndarray, fair: np.ndarray) -> np.ndarray:
         """White added by glare on each square (n, n), grey levels as taken: on a light square, its colour fitted
         as a factor of its reference plus white (:func:`vision.colour.added_white`; a clipped square says
-        nothing); on a dark square, the most of its light neighbours'. Under ``GLARE_SEEN``: 0 (noise)."""
+        nothing); on a dark square, the mean of its light neighbours'. Under ``GLARE_SEEN``: 0 (noise)."""
         white = np.where(fair, added_white(obs, ref), 0.0)
         white = np.where(white > GLARE_SEEN, white, 0.0).astype(np.float32)
         p = np.pad(white, 1)
-        around = np.maximum(np.maximum(p[:-2, 1:-1], p[2:, 1:-1]), np.maximum(p[1:-1, :-2], p[1:-1, 2:]))
-        return np.where(self.dark, around, white)
+        around = p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]
+        return np.where(self.dark, around / self._cross_count, white)
 
     def foreign(self, light_cells: np.ndarray) -> int:
         """How many light squares show a hue they never have (skin): nothing stands on a light square, and
@@ -344,20 +344,25 @@ class Classifier:
     def _deglare(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, row: int, col: int
                  ) -> tuple[int, int]:
         """A piece's pixels judged again with the glare's white (``_glare``, scaled by the light's gain) taken
-        off, around square (row, col) in place (its stack is read from them): a pixel of a piece's colour
-        keeps a piece's colour, the nearer one without glare. Returns the square's (white, black) votes."""
+        off, around square (row, col): a pixel of a piece's colour keeps a piece's colour, the nearer one
+        without glare. Where the square's colour turns, its pixels are changed in place (its stack is read from
+        them); elsewhere they are left as they were. Returns the square's (white, black) votes."""
         px, m = self.px, self.margin
         y0, x0 = max(0, m + row * px - px // 2), max(0, m + col * px - px // 2)
         win = (slice(y0, m + (row + 1) * px + px // 2), slice(x0, m + (col + 1) * px + px // 2))
         glare = np.clip(gain_full[win] * self._glare[row, col] + 0.5, 0, 255).astype(np.uint8)
         plain = cv2.subtract(corrected[win], glare)
-        old, new = lab_full[win], self._classes(plain)
-        piece = ((old == WHITE) | (old == BLACK)) & ((new == WHITE) | (new == BLACK))
-        old[piece] = new[piece]
-        corrected[win][piece] = plain[piece]
+        old = lab_full[win]
+        new = np.where(np.isin(old, (WHITE, BLACK)), self._classes(plain), old)
+        new = np.where(np.isin(new, (WHITE, BLACK)), new, old)
         y, x = m + row * px - y0, m + col * px - x0
-        centre = old[y:y + px, x:x + px][self.centre]
-        return int((centre == WHITE).sum()), int((centre == BLACK).sum())
+        before, after = (lab[y:y + px, x:x + px][self.centre] for lab in (old, new))
+        w, b = int((after == WHITE).sum()), int((after == BLACK).sum())
+        if (w >= b) != ((before == WHITE).sum() >= (before == BLACK).sum()):  # the colour turned: so do its pixels
+            piece = new != old
+            old[piece] = new[piece]
+            corrected[win][piece] = plain[piece]
+        return w, b
 
     def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str]
                 ) -> tuple[dict[int, float], frozenset]:
