@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 from test_vision_hands_missed import _bench_game
 
-from vision.colour import added_white
+from vision.colour import AddedWhite
 from vision.render import render
 
 
@@ -45,6 +45,6 @@ def test_black_man_under_glare_dim_board_portuguese_white_at_the_bottom():
 def test_added_white_separates_glare_from_light():
     ref = np.array([[114.0, 139.0, 155.0], [60.0, 90.0, 140.0]], np.float32)
     obs = ref * np.array([[0.6], [1.3]], np.float32) + np.array([[40.0], [0.0]], np.float32)
-    assert np.allclose(added_white(obs, ref), [40.0, 0.0], atol=1e-3)
+    assert np.allclose(AddedWhite(ref)(obs), [40.0, 0.0], atol=1e-3)
     grey = np.full((1, 3), 120.0, np.float32)
-    assert added_white(grey * 0.5 + 30, grey)[0] == 0.0  # a grey reference: factor and white cannot be told apart
+    assert AddedWhite(grey)(grey * 0.5 + 30)[0] == 0.0  # a grey reference: factor and white cannot be told apart
