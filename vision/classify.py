@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from rig.variants import Variant
-from vision.colour import CLIPPED, features
+from vision.colour import CLIPPED, AddedWhite, features
 from vision.kings import StackReader
 from vision.occlusion import BandCue, ClippedCue, SkinCue
 from vision.pose import CameraPose
@@ -35,6 +35,7 @@ LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
 GLARE_STEPS = (25.0, 50.0, 75.0)  # white added by glare that a pixel may carry
+GLARE_SEEN = 20.0  # white added to a light square (grey levels, as taken) past which it is glare, not noise
 EDGE = 4  # pixels along the board's outline where the frame's colour may show (misregistration, blur, JPEG)
 HUE_SQUARES = 3  # unclipped light squares needed to measure the light's tint (else no hue cue is read)
 BAND_EVIDENCE = 0.01  # board area (squares) unexplained that, with the band outside it changed, means a hand
@@ -107,6 +108,8 @@ class Classifier:
         self._lut: np.ndarray | None = None
         self._hue_known = True  # the last picture's light tint was measured (see _gain)
         self._clipped_cells = np.zeros((self.n, self.n), bool)  # the last picture's clipped light squares
+        self._no_glare = np.zeros((self.n, self.n), np.float32)
+        self._glare = self._no_glare  # the last picture's white added by glare on each square (see _gain)
         n = self.n
         self.dark = np.array([[v.is_dark(f, n - 1 - row) for f in range(n)] for row in range(n)])  # [row, col]
         self.square_at = {(n - 1 - r, f): v.square_at(f, r) for f in range(n) for r in range(n) if v.is_dark(f, r)}
@@ -147,6 +150,7 @@ class Classifier:
                                 appearance.band)
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
             self._warm = ClippedCue(self.dark, px)
+            self._added_white = AddedWhite(appearance.light_ref.astype(np.float32) + 1.0)  # as _gain's obs
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
             self._ref_chroma = np.column_stack([ref, np.arctan2(ref[:, 2], ref[:, 1]), np.hypot(ref[:, 1], ref[:, 2])])
@@ -205,6 +209,7 @@ class Classifier:
         if fair.sum() < max(3, light.sum() // 4):
             fair = light
         glob = float(np.median(lum[fair]))
+        self._glare = self._glare_cells(obs, ref, self._clipped_cells ^ light, glob)
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
         tint = np.median((ref / obs)[tinted] / lum[tinted][:, None], axis=0)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
@@ -213,6 +218,21 @@ class Classifier:
         lum = np.where(light, lum, around / self._cross_count)
         g = cv2.resize(lum.astype(np.float32), (n * px, n * px), interpolation=cv2.INTER_LINEAR)
         return cv2.merge([g * np.float32(t) for t in tint]), (means + 1.0) * tint  # hue needs no brightness
+
+    def _glare_cells(self, obs: np.ndarray, ref: np.ndarray, fair: np.ndarray, glob: float) -> np.ndarray:
+        """White added by glare on each square (n, n), grey levels as taken: on a light square, its colour fitted
+        as a factor of its reference plus white (:class:`vision.colour.AddedWhite`; a clipped square says
+        nothing); on a dark square, the mean of its light neighbours'. Under ``GLARE_SEEN``: 0 (noise); so is a
+        square no brighter than the board's light (``glob``, the median gain) makes it by half that white (the
+        edge of a shadow band mixes two levels into a colour the fit reads as white added)."""
+        white = self._added_white(obs)
+        brighter = obs.mean(-1) - ref.mean(-1) / glob
+        seen = fair & (white > GLARE_SEEN) & (brighter > white / 2)
+        if not seen.any():
+            return self._no_glare
+        p = np.pad(np.where(seen, white, 0.0), 1)
+        around = (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]) / self._cross_count
+        return np.where(self.dark, around, p[1:-1, 1:-1]).astype(np.float32)
 
     def foreign(self, light_cells: np.ndarray) -> int:
         """How many light squares show a hue they never have (skin): nothing stands on a light square, and
@@ -270,7 +290,8 @@ class Classifier:
         full = self.canonical(image)
         gain, light_cells = self._gain(self.inner(full))
         m = self.margin
-        corrected = cv2.multiply(full, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE), dtype=cv2.CV_8U)
+        gain_full = cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE)
+        corrected = cv2.multiply(full, gain_full, dtype=cv2.CV_8U)
         lab_full = self._classes(corrected)
         lab = self.inner(lab_full)
         # a hue turned is a hand's only where the light's tint is known (a board clipped all over: no hue cue)
@@ -315,6 +336,8 @@ class Classifier:
             if d >= w + b:
                 confidence[sq] = d / total
                 continue
+            if w >= b and self._glare[row, col] > 0:  # a black piece under glare: a grey too bright (glare only
+                w, b = self._deglare(lab_full, corrected, gain_full, row, col)  # brightens: a black read stays)
             colour = WHITE if w >= b else BLACK
             pieces.append(((row, col), colour))
             squares[sq] = "w" if colour == WHITE else "b"
@@ -324,6 +347,35 @@ class Classifier:
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, warm=warm, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
                        unknown=unknown)
+
+    def _deglare(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, row: int, col: int
+                 ) -> tuple[int, int]:
+        """A piece's pixels judged again with the glare's white (``_glare``, scaled by the light's gain) taken
+        off, at square (row, col)'s centre: a pixel of a piece's colour keeps a piece's colour, the nearer one
+        without glare. Where the square's colour turns, the pixels of a window of two squares round it are
+        changed in place (its stack is read from them); elsewhere nothing is. Returns the (white, black) votes."""
+        px, m = self.px, self.margin
+        y, x = m + row * px, m + col * px
+        labels = self._judged(lab_full, corrected, gain_full, (slice(y, y + px), slice(x, x + px)), row, col)[0]
+        w, b = (int((labels[self.centre] == k).sum()) for k in (WHITE, BLACK))
+        if w < b:  # the colour turned
+            y0, x0 = max(0, y - px // 2), max(0, x - px // 2)
+            win = (slice(y0, y + px + px // 2), slice(x0, x + px + px // 2))
+            labels, plain = self._judged(lab_full, corrected, gain_full, win, row, col)
+            piece = labels != lab_full[win]
+            lab_full[win][piece] = labels[piece]
+            corrected[win][piece] = plain[piece]
+        return w, b
+
+    def _judged(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, win, row: int, col: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, pixels) of window ``win`` with square (row, col)'s glare taken off its pixels of a piece's
+        colour (the others keep their label)."""
+        plain = cv2.subtract(corrected[win], cv2.convertScaleAbs(gain_full[win], alpha=float(self._glare[row, col])))
+        old = lab_full[win]
+        new = self._classes(plain)
+        keep = ((old != WHITE) & (old != BLACK)) | ((new != WHITE) & (new != BLACK))
+        return np.where(keep, old, new), plain
 
     def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str]
                 ) -> tuple[dict[int, float], frozenset]:
