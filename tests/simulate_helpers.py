@@ -6,7 +6,8 @@ import os
 from functools import lru_cache
 
 from rig.board import Board
-from rig.session import ClockEvent, Frame
+from rig.reconstruct import Reconstructor
+from rig.session import ClockEvent, Frame, HealthLine
 from rig.simulate import SimulatedSession
 from rig.simulate.games import GameSource, load_pdn_folder
 
@@ -72,3 +73,14 @@ def texts_of(variant: str, moves, fen: str | None = None) -> list[str]:
         out.append(board.move_text(m))
         board.push(m)
     return out
+
+
+def read_with_health(session: SimulatedSession, health: bool) -> Reconstructor:
+    """``session`` transcribed with the scanner's health lines (as ``rig run`` journals them) or from the
+    frames alone (a scanner without its checks): the two modes of bench/bench_faults.py."""
+    r = Reconstructor(session.header)
+    for ev in session.events:
+        if health or not isinstance(ev, HealthLine):
+            r.feed(ev)
+    r.finish()
+    return r

@@ -15,15 +15,14 @@ import zlib
 
 import pytest
 
-from rig.reconstruct import Reconstructor
 from rig.reconstruct.ghosts import Wiring, ghost_squares
-from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from rig.simulate.games import load_pdn_games
 from rig.variants import get_variant
 from sensors.cellmap import default_cellmap
 from sensors.circuit import columns_low
 from sensors.simulation import through_matrix
+from simulate_helpers import read_with_health
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 CLOCKS = [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")]
@@ -47,11 +46,7 @@ def _read(variant: str, index: int, fault: str, clock: bool, health: bool, plies
     s = simulate_game(variant, moves, fen=game.fen, seed=seed, clock=clock, model=HumanModel(bounce_p=0.0),
                       tags=game.tags)
     s = through_matrix(s, [fault], seed=zlib.crc32(seed.encode()), checks=health)
-    r = Reconstructor(s.header)
-    for ev in s.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
+    r = read_with_health(s, health)
     return s, r
 
 
@@ -184,11 +179,7 @@ def test_dead_mid_game_under_a_square_used_before_portuguese_clock(ply, health):
     square = min(turn.occupied - before.occupied)
     assert any(square in t.occupied for t in s.turns[:ply - 1])         # a square used earlier
     s = through_matrix(s, [f"dead:{square}@{turn.start_t - 0.5}"], seed=zlib.crc32(seed.encode()))
-    r = Reconstructor(s.header)
-    for ev in s.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
+    r = read_with_health(s, health)
     _exact(s, r, square, "dead")
     assert r.sensor_faults[0].since >= turn.start_t - 0.5
 

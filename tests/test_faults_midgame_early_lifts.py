@@ -10,11 +10,10 @@ import zlib
 
 import pytest
 
-from rig.reconstruct import Reconstructor
-from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from sensors.simulation import through_matrix
 from tests.test_faults_matrix import MODES, _game
+from simulate_helpers import read_with_health
 
 
 def _dead_under_piece(variant: str, ply: int, health: bool, plies: int):
@@ -26,11 +25,7 @@ def _dead_under_piece(variant: str, ply: int, health: bool, plies: int):
                       model=HumanModel(bounce_p=0.0), tags=game.tags)
     square = game.moves[ply].origin
     s = through_matrix(s, [f"dead:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = Reconstructor(s.header)
-    for ev in s.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
+    r = read_with_health(s, health)
     return s, r
 
 

@@ -10,16 +10,15 @@ import zlib
 import pytest
 
 from rig.board import Board
-from rig.reconstruct import Reconstructor
 from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import PositionIndex
 from rig.reconstruct.state import Segment
 from rig.reconstruct.unseen import stuck_origin_replies
-from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from rig.variants import get_variant
 from sensors.simulation import through_matrix
 from tests.test_faults_matrix import MODES, _exact, _game, _read
+from simulate_helpers import read_with_health
 
 
 def _midgame(variant: str, ply: int, kind: str, clock: bool, health: bool, plies: int | None = None):
@@ -34,11 +33,7 @@ def _midgame(variant: str, ply: int, kind: str, clock: bool, health: bool, plies
     changed = (turn.occupied - before.occupied) if kind == "dead" else (before.occupied - turn.occupied)
     square = min(changed)
     s = through_matrix(s, [f"{kind}:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = Reconstructor(s.header)
-    for ev in s.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
+    r = read_with_health(s, health)
     return s, r, square
 
 

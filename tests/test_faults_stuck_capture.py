@@ -17,6 +17,7 @@ from rig.simulate import HumanModel, simulate_game
 from sensors.simulation import through_matrix
 from tests.test_faults_matrix import MODES, _game
 from tests.test_faults_rereads import _midgame
+from simulate_helpers import read_with_health
 
 
 def _struck(variant: str, ply: int, kind: str, clock: bool, health: bool, plies: int):
@@ -30,11 +31,7 @@ def _struck(variant: str, ply: int, kind: str, clock: bool, health: bool, plies:
     move = game.moves[ply]
     square = move.destination if kind == "stuck-closed" else move.origin
     s = through_matrix(s, [f"{kind}:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = Reconstructor(s.header)
-    for ev in s.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
+    r = read_with_health(s, health)
     return s, r, square
 
 
