@@ -7,17 +7,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
 from rig.board import Board
 from rig.simulate.games import load_pdn_game
 from vision.testset import calibration_pictures, game_pictures, write_pictures
+from rig_cli import RIG, transcribe_report
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 GAME = os.path.join(ROOT, "tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn")
-RIG = [sys.executable, "-m", "rig.cli"]
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +47,7 @@ def test_record_and_transcribe_a_real_game(game_dir):
     lines = [json.loads(x) for x in session.read_text().splitlines()]
     assert lines[0]["source"] == "camera"
     assert all("pieces" in x and sorted(map(int, x["pieces"])) == x["occupied"] for x in lines[1:])
-    done = subprocess.run(RIG + ["transcribe", str(session), "--report", str(d / "r.json")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    report = json.loads((d / "r.json").read_text())
+    report = transcribe_report(session, d)
     assert [m["move"] for m in report["moves"]] == texts
     assert report["irregularities"] == []
 
@@ -137,10 +133,7 @@ def test_record_and_transcribe_crownings(crowning_dir):
     assert all(set(x["pieces"].values()) <= {"w", "W", "b", "B"} for x in lines[1:])
     assert {int(k): v for k, v in lines[-1]["pieces"].items()} == final
     assert final[36] == "W" and final[44] == "B"  # both crowned men, moved on as kings
-    done = subprocess.run(RIG + ["transcribe", str(session), "--report", str(d / "r.json")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    report = json.loads((d / "r.json").read_text())
+    report = transcribe_report(session, d)
     assert [m["move"] for m in report["moves"]] == texts
     assert report["irregularities"] == []
 

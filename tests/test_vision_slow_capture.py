@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
 from rig.board import Board
 from rig.variants import get_variant
 from vision.testset import calibration_pictures, game_pictures, write_pictures
+from rig_cli import RIG, transcribe_report
 
-RIG = [sys.executable, "-m", "rig.cli"]
 # a position where white's only move takes three men, then a quiet reply and a quiet white move
 GAMES = {"portuguese": ("W:W2,8,22,24:B5,6,15,18,23", ("2x27", "5-1", "8-12"), "bottom"),
          "international": ("W:W27,28,40,41:B4,9,24,32,33", ("27x20", "4-10", "20-14"), "left")}
@@ -61,10 +60,7 @@ def test_slow_removal_of_three_captured_pieces_at_two_pictures_a_second(tmp_path
     still = [x["t"] for x in frames if not x.get("hand")]
     assert sum(len(x["occupied"]) == 9 - k for x in frames if not x.get("hand") for k in (1, 2)) == 2  # each removal
     assert max(b - a for a, b in zip(still, still[1:])) >= 2.0
-    done = subprocess.run(RIG + ["transcribe", str(session), "--report", str(tmp_path / "r.json")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    report = json.loads((tmp_path / "r.json").read_text())
+    report = transcribe_report(session, tmp_path)
     assert [m["move"] for m in report["moves"]] == texts
     assert report["irregularities"] == []
     # the order the hand took the captured pieces off in: under the FMJD's law an order other than the
