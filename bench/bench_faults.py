@@ -88,6 +88,15 @@ def show(seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
           f"faults {faults}")
 
 
+def missed(args, seed: str, fault: str, mode: str, got: list[str], s, r) -> None:
+    """A game read wrong: shown (``--show``) and its session written (``--dump``)."""
+    if args.show:
+        show(seed, fault, mode, got, s, r)
+    if args.dump:
+        name = seed.replace(":", "_") + "_" + fault.split("@")[0].replace(":", "_") + f"_{mode}.jsonl"
+        s.write(os.path.join(args.dump, name))
+
+
 #: the mid-game cases: (fault kind, the square of the ply's move it strikes)
 MIDGAME = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"),
            "dead-under-piece": ("dead", "origin"), "stuck-on-empty": ("stuck-closed", "destination")}
@@ -148,11 +157,7 @@ def midgame(args) -> int:
                         st["dismissed"] += len(r.irregularities) - len(standing)
                         st["observations"] += len(r.observations)
                         if got != s.expected_moves or standing:
-                            if args.show:
-                                show(seed, f"{case}:{square}@ply{ply}", mode, got, s, r)
-                            if args.dump:
-                                name = seed.replace(":", "_") + f"_{case}_{square}_{mode}.jsonl"
-                                s.write(os.path.join(args.dump, name))
+                            missed(args, seed, f"{case}:{square}@ply{ply}", mode, got, s, r)
                 for mode in MODES:
                     st = stats[mode]
                     totals[case, mode].update(st)
@@ -207,11 +212,7 @@ def main(argv: list[str] | None = None) -> int:
                             st["exact"] += got == s.expected_moves
                             standing = [x for x in r.irregularities if x.status != "dismissed"]
                             if got != s.expected_moves or standing:
-                                if args.show:
-                                    show(seed, f"{kind}:{square}", mode, got, s, r)
-                                if args.dump:
-                                    name = seed.replace(":", "_") + f"_{kind}_{mode}.jsonl"
-                                    s.write(os.path.join(args.dump, name))
+                                missed(args, seed, kind, mode, got, s, r)
                             kinds = sorted({f.kind for f in r.sensor_faults if f.square == square})
                             st["named"] += bool(kinds)
                             for k in kinds:
