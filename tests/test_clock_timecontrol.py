@@ -138,6 +138,20 @@ def test_pause_resume_and_flag():
     assert "left=0ms right=0ms" in repr(m)
 
 
+def test_a_flag_that_falls_while_the_times_are_read_is_still_reported():
+    """Reading the dials (a periodic TIME, a REPLAY's answer) brings them up to date; the flag that falls
+    then must still come out of the next settle, or the clock never sends FLAG (a CI flake, session 6)."""
+    m, ft = model("0.1")
+    m.start("left")
+    ft.advance(7)
+    assert m.times() == (0, 6_000) and m.flag("left")
+    assert m.settle() == ["left"] and m.settle() == []
+    m.press("left")
+    ft.advance(7)
+    m.set_times(30_000, 30_000)  # the arbiter sets the dials just after Black's flag fell
+    assert m.settle() == ["right"] and not m.flag("right")
+
+
 def test_set_times_checks_range():
     m, _ = model("5")
     with pytest.raises(ValueError):

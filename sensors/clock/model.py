@@ -59,20 +59,23 @@ class ClockModel:
             self._since = self._now()
             self._delay_left = 0
             self._turn_used = 0
+            self._fallen: list[ClockHand] = []
 
     def set_times(self, left_ms: int, right_ms: int) -> None:
         """The arbiter sets the dials (000 6.4b, 7.1); flags are cleared for dials above zero."""
         if not (0 <= left_ms <= MAX_CLOCK_MS and 0 <= right_ms <= MAX_CLOCK_MS):
             raise ValueError(f"times out of range: {left_ms}, {right_ms}")
         with self._lock:
-            self.settle()
+            self._settle_locked()  # a flag that fell before the arbiter set the dials is still reported
             for hand, ms in (("left", left_ms), ("right", right_ms)):
                 self._dial[hand] = _Dial(ms, flag=ms == 0)
 
     # ------------------------------------------------------------------ running
-    def _settle_locked(self) -> list[ClockHand]:
+    def _settle_locked(self) -> None:
+        """Bring the running dial up to now. A flag that falls here waits in ``_fallen`` until
+        :meth:`settle` reports it, whoever brought the dial up to date (reading the times must not
+        swallow a flag)."""
         now = self._now()
-        fallen: list[ClockHand] = []
         if self.running is not None and not self.paused:
             dt = max(0, round((now - self._since) * 1000))
             use_delay = min(dt, self._delay_left)
@@ -83,14 +86,15 @@ class ClockModel:
             dial.ms = max(0, dial.ms - counted)
             if dial.ms == 0 and not dial.flag:
                 dial.flag = True
-                fallen.append(self.running)
+                self._fallen.append(self.running)
         self._since = now
-        return fallen
 
     def settle(self) -> list[ClockHand]:
         """Bring the running dial up to now; return the sides whose flag has just fallen."""
         with self._lock:
-            return self._settle_locked()
+            self._settle_locked()
+            fallen, self._fallen = self._fallen, []
+            return fallen
 
     def press(self, hand: ClockHand) -> PressOutcome:
         """``hand`` presses its button. The running side's press ends its move: the increment is applied
