@@ -59,6 +59,20 @@ def test_buttons_press_times_increment_pause_flag(pins):
     assert clock.ended and "not connected" not in repr(clock)
 
 
+def test_a_flag_that_falls_before_a_pause_is_reported_before_the_pause(pins):
+    """The arbiter pauses after the running dial reached zero but before a tick saw it: the flag comes first,
+    stamped at the pause, and is not lost (the dials were brought up to date by the pause)."""
+    ft = FakeTime()
+    with GpioClock("0.05", now=ft, ticker=False, pause_pin=DEFAULT_PINS["pause"]) as clock:
+        clock.start("white")
+        clock.poll()
+        ft.advance(4)
+        push(pins, DEFAULT_PINS["pause"])
+        assert clock.poll() == [Flag(ft(), "white"), Pause(ft(), 0, 3_000)]
+        clock.tick()
+        assert clock.poll() == [] and clock.state.flags == {"white"}
+
+
 def test_white_on_the_right_and_ticker_thread(pins):
     ft = FakeTime()
     with GpioClock("0.05", now=ft, white_side="right", left_pin=5, right_pin=6, tick_s=0.005) as clock:

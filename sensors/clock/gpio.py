@@ -131,6 +131,7 @@ class GpioClock(ClockDevice):
 
     def toggle_pause(self) -> None:
         with self._lock:
+            self._check_flags()  # a flag that fell before the pause is reported before it
             if self.model.paused:
                 if self.model.resume() and self.model.running:
                     self._emit(Resume(self._now(), self.sides.side(self.model.running)))
