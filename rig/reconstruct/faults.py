@@ -32,6 +32,7 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
+from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
@@ -129,7 +130,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
