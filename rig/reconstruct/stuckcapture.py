@@ -199,7 +199,13 @@ class StandingReread:
         kinds = [self.irregularities[i].type for i in plies[first].irregularities]
         for p in plies[first:]:
             for i in p.irregularities:
-                self._set_status(i, DISMISSED, t, reason)
+                irr = self.irregularities[i]
+                if r.gone and irr.type == "capture-not-removed":    # (:meth:`_cleared_later`)
+                    taken = ", ".join(name(s) for s in irr.squares)
+                    self._set_status(i, DISMISSED, t, f"{reason}; {taken} taken off while {where} read lifted: "
+                                                      "the capture was cleared")
+                else:
+                    self._set_status(i, DISMISSED, t, reason)
         olds = [r.occ0] + [p.board_before.occupied() for p in plies[first + 1:]]
         for k in range(len(plies) - 1, first - 1, -1):
             self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
