@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from rig.live.screen import RunView
+from rig.reconstruct import Reconstructor, SensorFault
+from rig.session import HealthLine
 from tests.test_faults_matrix import MODES
 from tests.test_faults_midgame_early_lifts import _dead_under_piece
 
@@ -93,3 +96,29 @@ def test_dead_under_piece_portuguese_no_clock_reply_set_apart_on_a_still_board(h
     assert _exact(s, r, 16) == ["19-14", "10x19", "23x14"]
     assert r.irregularities == []
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(10, "dead")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_portuguese_clock_fault_read_on_the_landing_square_withdrawn(health):
+    """13 dies 0.3 s after black lifts 21 for 21-17, the piece still in his hand: the lift of 13 is taken for white
+    beginning, 21-17 as over and 17, still open, for a dead switch (named live). The landing comes 0.15 s later;
+    17 reads closed under that piece once 21-17 is read: the fault is withdrawn (kept, with the reason, and
+    emitted again), and the live screen of ``rig run`` no longer asks to check 17. (13 itself is never shown
+    dead: no piece stands on it again.)"""
+    s, _ = _dead_under_piece("portuguese", 10, health, plies=14, clock=True)
+    engine = Reconstructor(s.header)
+    view = RunView("t", engine.board)
+    faults = []
+    for ev in s.events:
+        if health or not isinstance(ev, HealthLine):
+            for out in engine.feed(ev):
+                view.update(out)
+                faults += [out] if isinstance(out, SensorFault) else []
+    for out in engine.finish():
+        view.update(out)
+    assert [(f.square, f.kind, bool(f.withdrawn)) for f in faults] == [(17, "dead", False), (17, "dead", True)]
+    assert "came down after the fault was read" in engine.sensor_faults[0].withdrawn
+    assert engine.report()["sensor_faults"][0]["withdrawn"] == engine.sensor_faults[0].withdrawn
+    assert not any(w.startswith("check square") for w in view.warnings())
+    assert [m.move_text for m in engine.moves if not m.withdrawn] == s.expected_moves
+    assert engine.irregularities == []

@@ -1,4 +1,5 @@
-"""The opponent lifts his piece while the capturer is still taking the captured piece off (rig/reconstruct/earlylift.py).
+"""The opponent lifts his piece while the capturer is still taking the captured piece off
+(rig/reconstruct/earlylift.py).
 
 Hand-built sessions on each board, no faulty switch: the capture is read as cleared, the lift begins the reply,
 and no irregularity stands; a capturer who took off a piece his capture did not take, then the captured one, and

@@ -15,6 +15,12 @@ irregularity stands. (A wrong removal shows the opponent lifting another piece, 
 capture is committed without that lift, as it stood once its pieces were off; the lift and the landing begin
 the opponent's turn. A switch that died there is named once a piece stands on it again and reads empty.
 
+The same lift can come while the mover's piece is still in his hand (13 read lifted 0.3 s after black lifts 21
+for 21-17): the mover's move is read as over, and its destination, still open, as a ``dead`` switch. The
+landing comes a moment later; the square, masked, reads closed under the piece the game put there once that
+move is committed. A switch that reads the very piece it was named dead for worked all along: the fault is
+withdrawn (:meth:`EarlyLift._late_landing`; kept in ``sensor_faults`` with the reason, emitted again).
+
 :class:`EarlyLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
 
@@ -76,3 +82,28 @@ class EarlyLift:
         for c in rest:
             self._record_change(turn, c)
         return True
+
+    def _late_landing(self, square: int) -> None:
+        """``square``, masked as a ``dead`` switch, reads closed under the piece the game put there: when the
+        fault was named during the turn of the move that put that piece there (no move onto or off it since),
+        the switch read that piece: the landing came after the fault was read, the fault is withdrawn."""
+        index = next((i for i in range(len(self.sensor_faults) - 1, -1, -1)
+                      if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn), None)
+        if index is None or self.sensor_faults[index].kind != "dead":
+            return
+        fault = self.sensor_faults[index]
+        plies = [p for p in self._plies if not p.withdrawn and p.move is not None]
+        for k in range(len(plies) - 1, -1, -1):
+            ply, move = plies[k], plies[k].move
+            if square in move.captured or square == move.origin:
+                return                    # the piece standing there came later: the switch may have recovered
+            if square in move.path[1:]:
+                # named in that move's turn (a move re-read from the moves after it starts at its entry's
+                # time, so the turn is bounded by the moves around it)
+                named_then = (k == 0 or plies[k - 1].start <= fault.since) \
+                    and (k + 1 == len(plies) or fault.since < plies[k + 1].start)
+                if move.destination == square and named_then:
+                    name = self.variant.square_name(square)
+                    self._withdraw_fault(index, f"{name} read closed under the piece of {ply.text or move}: it "
+                                                "came down after the fault was read (a piece still in the hand)")
+                return

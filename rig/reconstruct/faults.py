@@ -181,6 +181,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
                 mask.remove(square)
                 self._held_squares.pop(square, None)
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
+                if on:
+                    self._late_landing(square)      # earlylift.py
         return mask.filter(occupied) if mask else occupied
 
     def _masked_move_shows(self, occ: frozenset[int]) -> bool:
@@ -199,7 +201,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
 
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
-            if f.square == square:
+            if f.square == square and not f.withdrawn:
                 return f.kind
         return None
 
