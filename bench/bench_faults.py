@@ -152,7 +152,8 @@ def midgame(args) -> int:
                         st["games"] += 1
                         standing = [x for x in r.irregularities if x.status != "dismissed"]
                         st["exact"] += got == s.expected_moves and not standing
-                        st["named"] += any(f.square == square and f.kind == kind for f in r.sensor_faults)
+                        st["named"] += any(f.square == square and f.kind == kind and not f.withdrawn
+                                           for f in r.sensor_faults)
                         st["irregularities"] += len(standing)
                         st["dismissed"] += len(r.irregularities) - len(standing)
                         st["observations"] += len(r.observations)
@@ -213,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                             standing = [x for x in r.irregularities if x.status != "dismissed"]
                             if got != s.expected_moves or standing:
                                 missed(args, seed, kind, mode, got, s, r)
-                            kinds = sorted({f.kind for f in r.sensor_faults if f.square == square})
+                            kinds = sorted({f.kind for f in r.sensor_faults if f.square == square and not f.withdrawn})
                             st["named"] += bool(kinds)
                             for k in kinds:
                                 named[mode][k] += 1
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                             st["irregularities"] += len(standing)
                             st["dismissed"] += len(r.irregularities) - len(standing)
                             st["observations"] += len(r.observations)
-                            st["other faults"] += sum(f.square != square for f in r.sensor_faults)
+                            st["other faults"] += sum(f.square != square and not f.withdrawn for f in r.sensor_faults)
             for mode in MODES:
                 st, nm = stats[mode], named[mode]
                 rows.append((variant, kind, mode, st, nm))

@@ -16,12 +16,13 @@ from tests.test_faults_matrix import MODES, _game
 from simulate_helpers import read_with_health
 
 
-def _dead_under_piece(variant: str, ply: int, health: bool, plies: int):
-    """bench_faults.py --midgame dead-under-piece without a clock: the switch under the piece that ply ``ply``
-    moves dies half a second before that turn; the game cut after ``plies`` plies. (session, reconstructor)."""
+def _dead_under_piece(variant: str, ply: int, health: bool, plies: int, clock: bool = False):
+    """bench_faults.py --midgame dead-under-piece (without a clock unless ``clock``): the switch under the piece
+    that ply ``ply`` moves dies half a second before that turn; the game cut after ``plies`` plies. (session,
+    reconstructor)."""
     game = _game(variant, 0)
-    seed = f"mid:{variant}:{ply}:False"
-    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=False,
+    seed = f"mid:{variant}:{ply}:{clock}"
+    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
                       model=HumanModel(bounce_p=0.0), tags=game.tags)
     square = game.moves[ply].origin
     s = through_matrix(s, [f"dead:{square}@{s.turns[ply].start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))

@@ -44,11 +44,13 @@ class RunView(GameView):
         for ev in self.health:
             latest[ev.square] = ev
         out = [f"{ev.kind}: {ev.message}" for ev in latest.values() if ev.kind != "recovered"]
-        out += [self.fault_label(f) for f in self.faults]
+        out += [self.fault_label(f) for f in self.faults if not f.withdrawn]
         return out
 
     def fault_label(self, f) -> str:
         name = self.board.variant.square_name(f.square)
+        if f.withdrawn:
+            return f"square {name}: switch {f.kind} withdrawn ({f.withdrawn})"
         if f.kind == "ghost":
             return (f"check square {name}: its diode is missing since {f.since:.1f} s (the ghosts it makes are "
                     "masked, read from the rules)")

@@ -85,7 +85,8 @@ class CommitPolicy:
             # clock the sensors cannot tell: his turn began, and an observation says what may have happened
             # unless his move is played with it (:meth:`_held_off_settled`)
             self._held_off_observation(deadline)
-            self._resolve_split()
+            if not self._cleared_under_lift(self._split, None):     # earlylift.py
+                self._resolve_split()
             return
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
@@ -95,6 +96,8 @@ class CommitPolicy:
         elif not self._own_lifted(seg) or self._own_lifts_off(seg, self._occ):
             # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
             self._other_side_move(deadline, self._occ)
+        elif expl is None or not expl.legal:
+            self._interleaved(deadline, self._occ)    # the reply's piece read off early (unseen.py)
 
     def _unplayable(self, occ: frozenset[int]) -> bool:
         """A still board no move (or move in progress) accounts for: pieces of both colours gone

@@ -32,6 +32,7 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
+from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
@@ -129,7 +130,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -180,6 +181,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread):
                 mask.remove(square)
                 self._held_squares.pop(square, None)
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
+                if on:
+                    self._late_landing(square)      # earlylift.py
         return mask.filter(occupied) if mask else occupied
 
     def _masked_move_shows(self, occ: frozenset[int]) -> bool:
@@ -198,7 +201,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread):
 
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
-            if f.square == square:
+            if f.square == square and not f.withdrawn:
                 return f.kind
         return None
 

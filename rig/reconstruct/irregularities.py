@@ -65,10 +65,16 @@ class IrregularityLog:
 
     def _sensor_fault(self, square: int, kind: str, since: float, detail: str = "") -> None:
         """Report a faulty switch once (by square and kind)."""
-        if any(f.square == square and f.kind == kind for f in self.sensor_faults):
+        if any(f.square == square and f.kind == kind and not f.withdrawn for f in self.sensor_faults):
             return
         fault = SensorFault(square, kind, since, detail)
         self.sensor_faults.append(fault)
+        self._emit(fault)
+
+    def _withdraw_fault(self, index: int, reason: str) -> None:
+        """Fault ``index`` no longer stands (the switch proved to work): kept, marked ``withdrawn`` with the
+        reason, and emitted again (the same ``since``: it replaces the one shown)."""
+        fault = self.sensor_faults[index] = replace(self.sensor_faults[index], withdrawn=reason)
         self._emit(fault)
 
     def _set_status(self, index: int, status: str, t: float, reason: str) -> None:

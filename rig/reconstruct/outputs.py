@@ -201,12 +201,15 @@ class Observation:
 class SensorFault:
     """A switch (or camera square) found faulty from the frames themselves: ``kind`` ``stuck-closed``,
     ``dead`` or ``ghost``; from ``since`` (session seconds) its reading is masked and its state inferred
-    from the rules. Reported once under ``sensor_faults``; never a player's irregularity."""
+    from the rules. Reported once under ``sensor_faults``; never a player's irregularity. ``withdrawn``: why it
+    no longer stands (emitted again, same ``since``, when the switch proved to work: a ``dead`` one read the
+    piece it was named for)."""
 
     square: int
     kind: str
     since: float
     detail: str = ""
+    withdrawn: str = ""
 
     @property
     def t(self) -> float:
@@ -216,6 +219,8 @@ class SensorFault:
         d: dict[str, Any] = {"square": self.square, "kind": self.kind, "since": _r(self.since)}
         if self.detail:
             d["detail"] = self.detail
+        if self.withdrawn:
+            d["withdrawn"] = self.withdrawn
         return d
 
     def to_json(self) -> dict[str, Any]:

@@ -287,9 +287,12 @@ class Segmenter:
         self._record_change(seg, c)
         split = self._split
         if split is not None and not up:
+            if square in split.occ and self._cleared_under_lift(split, square):
+                return                    # the reply lands where a piece the capture took stood (earlylift.py)
             if square not in split.occ and self._split_lands(split, square):
                 if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
-                    self._resolve_split()
+                    if not self._cleared_under_lift(split, square):     # earlylift.py
+                        self._resolve_split()
                     return
                 # a captured piece still standing lifted, and a square it can go to closes: its owner's move
                 # with it once the square stays closed (a neighbour phantom opens within touch_s)

@@ -144,7 +144,8 @@ class StandingReread:
                    for i in capture.irregularities):
             return None                   # the ply read with those pieces standing (or gone) is another
         allowed = GONE_ONLY if gone else STANDING_ONLY
-        if any(self.irregularities[i].type not in allowed for p in plies[r.ply:] for i in p.irregularities):
+        if any(self.irregularities[i].type not in allowed and not (gone and self._cleared_later(capture, i, occ))
+               for p in plies[r.ply:] for i in p.irregularities):
             return None
         bounds = [p.board_before.occupied() for p in later] + [self.board.occupied()]   # after each ply
         if any(bool(squares & s) if gone else not squares <= s for s in bounds):
@@ -166,6 +167,14 @@ class StandingReread:
         if not gone and squares & {current.move.origin, current.move.destination, *current.move.captured}:
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
         return [(move, _after(r.occ0, move))] + steps, board, cur, current
+
+    def _cleared_later(self, capture: Any, i: int, occ: frozenset[int]) -> bool:
+        """Irregularity ``i`` is the ``capture-not-removed`` of ``capture`` (the ply a switch may have died in)
+        and its pieces are off the board now: read with that switch dead, the capture was cleared while the
+        opponent's piece read lifted, and his move came after (earlylift.py tells the same with the lift seen)."""
+        irr = self.irregularities[i]
+        return irr.type == "capture-not-removed" and i in capture.irregularities \
+            and set(irr.squares) <= set(capture.move.captured) and not set(irr.squares) & occ
 
     def _rewrite_standing(self, t: float, r: OpenReading, steps: list, cur: frozenset[int]) -> None:
         """Withdraw the capture of ``r`` and the plies after it, dismiss the irregularities the piece standing
@@ -190,7 +199,13 @@ class StandingReread:
         kinds = [self.irregularities[i].type for i in plies[first].irregularities]
         for p in plies[first:]:
             for i in p.irregularities:
-                self._set_status(i, DISMISSED, t, reason)
+                irr = self.irregularities[i]
+                if r.gone and irr.type == "capture-not-removed":    # (:meth:`_cleared_later`)
+                    taken = ", ".join(name(s) for s in irr.squares)
+                    self._set_status(i, DISMISSED, t, f"{reason}; {taken} taken off while {where} read lifted: "
+                                                      "the capture was cleared")
+                else:
+                    self._set_status(i, DISMISSED, t, reason)
         olds = [r.occ0] + [p.board_before.occupied() for p in plies[first + 1:]]
         for k in range(len(plies) - 1, first - 1, -1):
             self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))

@@ -1,0 +1,109 @@
+"""The opponent's piece lifted before the capture's pieces were taken off (docs/reconstruction.md, Commit).
+
+A capture is over once its pieces are off the board (FMJD 002 art. 3.11, 4.4; CODEX 004 art. 42.K; FPD 000
+art. 3.8); the mover presses after that. The opponent may lift his piece while the mover is still taking them
+off, and a switch that dies under one of the opponent's pieces reads the same (its piece reads lifted at once).
+Read at that lift, the capture stands with its pieces on the board (``capture-not-removed``) and their removal
+falls in the opponent's turn (``own-piece-removed``, and ``capture-not-taken`` where the standing piece could
+be captured). The two read the same at the press as a mover who took off one of the opponent's pieces that the
+capture did not take, then the captured ones, and pressed (``wrong-piece-removed``): only what follows tells.
+
+The opponent's lifted piece coming down on a square a legal move of it reaches, the only change after the
+mover's removals and his press, settles it: the opponent's move began with that lift, and the mover finished
+his capture (every piece it took off, before his press) while the opponent held his piece; no player
+irregularity stands. (A wrong removal shows the opponent lifting another piece, or putting that one back.) The
+capture is committed without that lift, as it stood once its pieces were off; the lift and the landing begin
+the opponent's turn. A switch that died there is named once a piece stands on it again and reads empty.
+
+The same lift can come while the mover's piece is still in his hand (13 read lifted 0.3 s after black lifts 21
+for 21-17): the mover's move is read as over, and its destination, still open, as a ``dead`` switch. The
+landing comes a moment later; the square, masked, reads closed under the piece the game put there once that
+move is committed. A switch that reads the very piece it was named dead for worked all along: the fault is
+withdrawn (:meth:`EarlyLift._late_landing`; kept in ``sensor_faults`` with the reason, emitted again).
+
+:class:`EarlyLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
+"""
+
+from __future__ import annotations
+
+from rig.reconstruct.matcher import Explanation, explain
+from rig.reconstruct.state import PendingSplit, Segment, snap
+
+__all__ = ["EarlyLift"]
+
+
+class EarlyLift:
+    """The engine's side of an opponent's lift read before the capture was cleared (module docstring)."""
+
+    def _cleared_under_lift(self, split: PendingSplit, square: int | None) -> bool:
+        """The opponent's piece lifted at ``split`` came down on ``square`` (the segment's last change; None:
+        without a clock, the board stays still with it off, :meth:`_held_off_observation`), and every change
+        between were the mover taking off the pieces his capture left standing at that lift (before his press,
+        when one is held): the capture is committed as it stood once they were off, and the lift (and the
+        landing) begin the opponent's turn. True when so read."""
+        plan = split.plan
+        if not isinstance(plan, Explanation) or not plan.standing or split.square in plan.standing:
+            return False
+        seg = self._seg
+        changes = seg.changes
+        between = changes[split.index + 1:-1 if square is not None else None]
+        removed = frozenset(c.square for c in between)
+        if not between or removed != frozenset(plan.standing) or len(removed) != len(between) \
+                or any(not c.up for c in between):
+            return False
+        held = self._held
+        if held is not None and (square is None or held.index != len(changes) - 1):
+            return False                  # a removal after the press: the move the press ended left it standing
+        landing = frozenset() if square is None else frozenset((square,))
+        if self._mask.squares & (removed | landing | {split.square}) or landing & split.occ - removed:
+            return False                  # (a piece set down on a square that was occupied: not his move)
+        occ = split.occ - removed
+        head = Segment(seg.t0, seg.occ0, pieces=seg.pieces)
+        for c in changes[:split.index] + between:
+            self._record_change(head, c)
+        expl = explain(self.board, head.occ0, occ, frozenset(head.landings), tuple(head.lift_order), head.hints,
+                       self._index())
+        if expl is None or not (expl.legal and expl.exact) or not removed <= set(expl.move.captured):
+            return False
+        after = snap(self.board)
+        after.push(expl.move)
+        after = snap(after)
+        moves = [m for m in self._index(after).moves if m.origin == split.square]
+        if not moves or square is not None and not any(square in m.path[1:] for m in moves):
+            return False                  # not a move of that piece: the lift was no start of his
+        rest = [changes[split.index]] + ([changes[-1]] if square is not None else [])
+        name = self.variant.square_name
+        then = f", then played to {name(square)}" if square is not None else ", and kept off"
+        self._split = None
+        self._seg = head
+        self._commit(expl, split.t, f"{name(split.square)} lifted while {expl.move.text(name=name)}'s pieces were "
+                                    f"taken off{then}", occ_after=occ)
+        turn = self._seg
+        for c in rest:
+            self._record_change(turn, c)
+        return True
+
+    def _late_landing(self, square: int) -> None:
+        """``square``, masked as a ``dead`` switch, reads closed under the piece the game put there: when the
+        fault was named during the turn of the move that put that piece there (no move onto or off it since),
+        the switch read that piece: the landing came after the fault was read, the fault is withdrawn."""
+        index = next((i for i in range(len(self.sensor_faults) - 1, -1, -1)
+                      if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn), None)
+        if index is None or self.sensor_faults[index].kind != "dead":
+            return
+        fault = self.sensor_faults[index]
+        plies = [p for p in self._plies if not p.withdrawn and p.move is not None]
+        for k in range(len(plies) - 1, -1, -1):
+            ply, move = plies[k], plies[k].move
+            if square in move.captured or square == move.origin:
+                return                    # the piece standing there came later: the switch may have recovered
+            if square in move.path[1:]:
+                # named in that move's turn (a move re-read from the moves after it starts at its entry's
+                # time, so the turn is bounded by the moves around it)
+                named_then = (k == 0 or plies[k - 1].start <= fault.since) \
+                    and (k + 1 == len(plies) or fault.since < plies[k + 1].start)
+                if move.destination == square and named_then:
+                    name = self.variant.square_name(square)
+                    self._withdraw_fault(index, f"{name} read closed under the piece of {ply.text or move}: it "
+                                                "came down after the fault was read (a piece still in the hand)")
+                return
