@@ -75,7 +75,9 @@ class StuckEmpty:
         if self._diode_trouble() or not seg.changes:
             return None                   # a missing diode's ghosts close squares too (ghostread.py)
         found = []
-        for x in sorted(occ & seg.occ0 - self._mask.squares):
+        occ0, mask = seg.occ0, self._mask
+        # (a square occupied at the turn's start that reads closed again was placed on last: ``placed_at``)
+        for x in sorted(s for s in seg.placed_at if s in occ0 and s in occ and s not in mask):
             if not self._reclosed(x):
                 continue
             expl = self._explain(occ - {x})
@@ -104,8 +106,9 @@ class StuckEmpty:
         if not (expl.legal and expl.exact) or not seg.changes:
             return
         dest = expl.move.destination
-        if dest in self._mask or board.piece_at(dest) is not None or dest not in self._occ \
-                or any(c.square == dest for c in seg.changes) or self._diode_trouble():
+        # (a square reading closed that changed in the turn was placed on last: ``placed_at``)
+        if dest in seg.placed_at or dest not in self._occ or board.piece_at(dest) is not None \
+                or dest in self._mask or self._diode_trouble():
             return
         name = self.variant.square_name
         self._fault(dest, "stuck-closed", seg.t0, f"{name(dest)} read occupied before {expl.move.text(name=name)} "
