@@ -28,7 +28,7 @@ on (docs/reconstruction.md, "Failing switches").
 from __future__ import annotations
 
 from rig.board import Board
-from rig.reconstruct.chainread import OpenReading, _after, turn_shown
+from rig.reconstruct.chainread import OpenReading, turn_shown
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.state import Segment, snap
@@ -154,7 +154,7 @@ class StuckEmpty:
             board = snap(capture.board_before)
             board.push(move)
             board = snap(board)
-            cur = _after(r.occ0, move)
+            cur = (r.occ0 - {move.origin}).difference(move.captured) | {move.destination}
             masked = self._mask.squares | squares
             current = turn_shown(seg, occ, masked, self._index, lifted)(board, cur)
             if current is None or not current.exact or current.standing or current.move.destination not in squares:
@@ -163,5 +163,7 @@ class StuckEmpty:
             self._held = self._split = None
             self._rewrite_standing(t, r, [(move, cur)], cur)
             self._held, self._split = held, split
-            return current, (occ - masked) | (_after(cur, current.move) & masked)
+            reply = current.move
+            return current, (occ - masked) | (((cur - {reply.origin}).difference(reply.captured) | {reply.destination})
+                                              & masked)
         return None
