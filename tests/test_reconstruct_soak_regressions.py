@@ -188,3 +188,16 @@ def test_capture_with_several_paths_is_expected_as_the_hands_play_it():
                       inject=["illegal-move@55"], model=HumanModel.for_settings(settings), tags=game.tags)
     assert s.expected_moves[70] == "5x19x8x17x33x15"
     assert_reads(s, settings)
+
+
+def test_capture_stopped_short_is_not_put_right_by_the_opponents_landing():
+    """Black's king stops 17x3 short (capture-incomplete); white plays 7-12, then black lifts 3 for 3x16. The
+    board then shows 17x12 over 6 and 7 exactly, but 12 closed before 3 was lifted: no hand puts a piece down
+    before lifting it, so the landing is white's move and the capture stopped short stands (not read as put
+    right, then 12-16 as a second move)."""
+    settings = Settings(bounce_s=0.06, touch_s=0.2)
+    moves = random_game("portuguese", 30, "soak:5000456")
+    s = simulate_game("portuguese", moves, seed=5000456, clock=False, inject=["capture-incomplete@21"],
+                      model=HumanModel.for_settings(settings))
+    assert s.expected_moves[21:24] == ["17x3", "7-12", "3x16"]
+    assert_reads(s, settings)

@@ -195,7 +195,7 @@ class ChainReread:
         unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return self._reread_standing(t, occ, lifted, committing)
+            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted)
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")

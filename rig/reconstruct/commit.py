@@ -242,6 +242,8 @@ class CommitPolicy:
             self.board = flipped
             setup_before = self._fen(flipped)
         board_before = self.board         # never changed in place: the board is replaced below
+        if not other_side:
+            self._landing_closed_before(expl, board_before)     # stuckempty.py
         mover = board_before.turn
         held = self._held
         if held is not None:

@@ -37,6 +37,7 @@ from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
 from rig.reconstruct.unseen import UnseenReplies
@@ -130,7 +131,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -350,7 +351,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
-            return self._stuck_on_empty(occ, lifted)          # unseen.py
+            return self._stuck_on_empty(occ, lifted) or self._stuck_after_lift(occ, lifted)   # unseen, stuckempty
         if self._ghost_watch and not self._no_diode:
             ghostly = self._ghost_origin(found, occ, lifted)
             if ghostly is not None:

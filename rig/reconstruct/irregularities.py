@@ -40,6 +40,7 @@ class IrregularityLog:
             if isinstance(f, Irregularity):
                 if f.type == "capture-not-removed":
                     self._standing_suspect(f.squares)     # or a switch stuck under it (stuckcapture.py)
+                    self._reclosed_suspect(f.squares)     # or stuck after the removal (stuckempty.py)
                 elif f.type in ("wrong-piece-removed", "own-piece-removed"):
                     self._gone_suspect(f.squares)         # or a switch that died under it (stuckcapture.py)
                 self.irregularities.append(f)

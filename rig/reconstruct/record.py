@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping, Sequence
 
 from rig.board import Board
+from rig.move import Move
 from rig.pdn import GameRecord, result_text
 from rig.reconstruct import detectors
 from rig.reconstruct.matcher import explain
@@ -162,13 +163,28 @@ class RecordBuilder:
             return True
         if open_irr and not ply.legal or any(self.irregularities[i].type == "capture-incomplete" for i in open_irr):
             expl = explain(undo.board_before, undo.occ_before, occ, index=self._index(undo.board_before))
-            if expl is not None and expl.legal and expl.exact:
+            if expl is not None and expl.legal and expl.exact and not self._landed_before_lift(ply.move, expl.move):
                 self._withdraw(t, undo)
                 for i in open_irr:
                     self._set_status(i, CORRECTED, t, "the move was put right before the opponent moved")
                 self._commit(expl, t, "the move read again after the correction")
                 return True
         return False
+
+    def _landed_before_lift(self, old: Move | None, new: Move) -> bool:
+        """``new``, the move read again from ``old`` (a capture stopped short, then "put right"), goes on from
+        where ``old`` stopped, yet its landing closed in this turn before that piece left ``old``'s destination:
+        no hand puts a piece down before lifting it, so that landing is another piece's, the opponent's move
+        (the capture stopped short stands: FPD 000 art. 4.9, FMJD 002 art. 4.10, CODEX 004 art. 42.I)."""
+        if old is None or new.destination == old.destination or old.destination not in new.path:
+            return False
+        placed = lifted = None
+        for c in self._seg.changes:
+            if c.square == new.destination and not c.up:
+                placed = c.t
+            elif c.square == old.destination and c.up and lifted is None:
+                lifted = c.t
+        return placed is not None and lifted is not None and placed < lifted
 
     def _withdraw(self, t: float, undo: Undo) -> MoveEntry:
         """Withdraw the last move (docs/engine-contract.md): it stays in ``moves``, marked, and leaves the

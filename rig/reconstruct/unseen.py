@@ -337,5 +337,5 @@ class UnseenReplies:
                 lifted = ch.t
         if placed is None or lifted is None or placed >= lifted:
             return False
-        return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin not in changed
-                   and m.origin in self._occ for m in self._index().moves)
+        return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin in self._occ
+                   and (m.origin not in changed or self._reclosed(m.origin)) for m in self._index().moves)

@@ -1,0 +1,169 @@
+"""A switch that sticks closed on an empty square: the one a piece has just left, or the one a move will land
+on (docs/reconstruction.md, "Failing switches").
+
+- *After the lift* (:meth:`StuckEmpty._stuck_after_lift`): the mover lifts his piece; a moment later its square
+  reads occupied again and stays so, while the piece lands on its destination. No hand can have closed that
+  square: the only piece lifted is the one that landed, and no other lift gave him a piece to put there (no
+  player puts a piece down from nowhere). One legal move explains every square but that one: the move is read,
+  the switch is ``stuck-closed`` (masked from then on, empty as the game leaves it), and the move that later
+  lands there is read from its lift (the masked-square rules). The same reading keeps the board from passing
+  for a take-back: the capture ``c5xa3`` with the switch under c5 sticking after the lift shows the board as
+  before ``a3-b4`` (b4 off, a3 on), but a3 closed *before* b4 was lifted (no hand puts a piece down before
+  lifting it), so it is the capture (:meth:`StuckEmpty._reclosed`, unseen.py ``_stuck_capture_shown``).
+- *Before the landing* (:meth:`StuckEmpty._landing_closed_before`): a legal move is read whose destination
+  already read occupied when its turn began, with no piece of the game there and no change on it in the turn
+  (the square closed earlier on its own and the move was read from the other squares): a piece cannot land on
+  a square before it is lifted, so the switch there is ``stuck-closed`` (masked from then on, occupied as the
+  move leaves it), and the move that later leaves it is read from its landing.
+- *Under a captured piece, before the reply lands there* (:meth:`StuckEmpty._stuck_landing`): the switch
+  under a piece the opponent's capture takes sticks closed (before its removal, or just after it: it opens and
+  reads occupied again), so the capture reads as ``capture-not-removed`` (which players do; a piece lifted and
+  put back reads the same). The reply that lands on that square shows its lift and its captures only: with the
+  piece standing no move explains it, with the square stuck it is exactly one legal move. The capture is read
+  again as stuckcapture.py does (the irregularity dismissed, the switch named, an observation), once the
+  mover's move is over (his press, or without a clock the still board): a piece kept in the hand shows the same
+  for a moment, so it is never read while the move may still be under way.
+"""
+
+from __future__ import annotations
+
+from rig.board import Board
+from rig.reconstruct.chainread import OpenReading, turn_shown
+from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.unseen import on_path
+
+__all__ = ["reclosing", "StuckEmpty"]
+
+
+def reclosing(seg: Segment, square: int) -> SquareChange | None:
+    """The closing of ``square`` in the turn ``seg`` when its first change was a lift and its last a closing
+    (it opened, then read occupied again); None otherwise."""
+    first = last = None
+    for c in seg.changes:
+        if c.square == square:
+            if first is None:
+                first = c
+            last = c
+    if first is None or not first.up or last is first or last.up:
+        return None
+    return last
+
+
+class StuckEmpty:
+    """The engine's side of a switch stuck closed on an empty square (module docstring); mixed into
+    :class:`rig.reconstruct.faults.FaultHandling`."""
+
+    def _reclosed(self, square: int) -> bool:
+        """``square`` opened in the turn and closed again ``touch_s`` or more ago, and no piece but its own was
+        lifted before it closed (nothing the hand could put there: no player puts a piece down from nowhere)."""
+        seg = self._seg
+        close = reclosing(seg, square)
+        if close is None or self._now - close.t < self.settings.touch_s:
+            return False
+        lifted = {c.square for c in seg.changes if c.up and c.t <= close.t}
+        return lifted == {square}
+
+    def _stuck_after_lift(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
+        """The mover's move is over and no move explains the board (``occ``), but one legal move explains every
+        square but its origin, which opened, closed again with no other piece lifted (:meth:`_reclosed`) and
+        reads occupied: its switch stuck closed after the piece left (FMJD 002 art. 3.5, FPD 000 art. 3.1: the
+        piece moves to the square it lands on; the square it left is empty). The fault is named and masked
+        (empty); the move's explanation, or None."""
+        seg = self._seg
+        if self._diode_trouble() or not seg.changes:
+            return None                   # a missing diode's ghosts close squares too (ghostread.py)
+        found = []
+        occ0, mask = seg.occ0, self._mask
+        # (a square occupied at the turn's start that reads closed again was placed on last: ``placed_at``)
+        for x in sorted(s for s in seg.placed_at if s in occ0 and s in occ and s not in mask):
+            if not self._reclosed(x):
+                continue
+            expl = self._explain(occ - {x})
+            if expl is None or not expl.legal or not expl.exact or expl.move.origin != x \
+                    or on_path(self.variant, expl.move, x):
+                continue
+            if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
+                continue
+            found.append((x, expl))
+        if len(found) != 1:
+            return None
+        x, expl = found[0]
+        name = self.variant.square_name
+        t_x = reclosing(seg, x).t
+        self._fault(x, "stuck-closed", t_x, f"{name(x)} read occupied again after its piece left, with no other "
+                                            f"piece lifted, and the piece came down on "
+                                            f"{name(expl.move.destination)}: its switch is stuck closed", False)
+        return expl
+
+    def _landing_closed_before(self, expl: Explanation, board: Board) -> None:
+        """``expl``, about to be committed from ``board``, is a legal move whose destination, empty in the game,
+        shows no closing in its turn: the square read occupied before the turn began (it closed on its own, and
+        the move was read from the other squares; a piece lands after it is lifted). Its switch is named
+        ``stuck-closed`` and masked (occupied, as the move leaves it)."""
+        seg = self._seg
+        if not (expl.legal and expl.exact) or not seg.changes:
+            return
+        dest = expl.move.destination
+        # (a square reading closed that changed in the turn was placed on last: ``placed_at``)
+        if dest in seg.placed_at or dest not in self._occ or board.piece_at(dest) is not None \
+                or dest in self._mask or self._diode_trouble():
+            return
+        name = self.variant.square_name
+        self._fault(dest, "stuck-closed", seg.t0, f"{name(dest)} read occupied before {expl.move.text(name=name)} "
+                                                  "was begun, with no piece there, and did not change as the piece "
+                                                  "came: its switch is stuck closed", True)
+
+    def _reclosed_suspect(self, squares: tuple[int, ...]) -> None:
+        """A capture about to be committed leaves ``squares`` standing, each of which opened in the turn and reads
+        closed again (:func:`reclosing`): a piece lifted and put back, or its switch stuck closed after the
+        removal, read the same. Kept open (``OpenReading.standing``) for the reply to tell
+        (:meth:`_stuck_landing`); a square that never changed is stuckcapture.py's ``_standing_suspect``."""
+        seg = self._seg
+        if any(s in self._mask or reclosing(seg, s) is None for s in squares):
+            return
+        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares)))
+
+    def _stuck_landing(self, t: float, occ: frozenset[int], lifted: int | None) -> tuple[Explanation,
+                                                                                        frozenset[int]] | None:
+        """The turn shows no legal move, right after a capture read with pieces left standing (an open
+        ``standing`` reading of the last ply, ``capture-not-removed`` its only irregularity); read with those
+        pieces removed and their squares masked, it is exactly one legal move that lands on one of them, which
+        did not change: the mover's piece came down there and its switch showed nothing, as a switch stuck
+        closed since the capture reads (FMJD 002 art. 4.4; CODEX 004 art. 42.K: a piece left standing would
+        bar the landing). The capture is read again (stuckcapture.py ``_rewrite_standing``: the irregularity
+        dismissed, the switch named, an observation) and the turn's move and occupancy after it are returned.
+        None otherwise, also while a piece the move captures still stands (the move may be under way). Called
+        (chainread.py ``_reread_turn``) where the mover's move is taken as over: his press, the opponent's
+        lift, or without a clock the still board."""
+        plies = self._plies
+        n = len(plies)
+        seg = self._seg
+        changed = {c.square for c in seg.changes}
+        for r in [r for r in self._open_readings if r.standing and not r.gone and r.ply == n - 1]:
+            capture = plies[r.ply]
+            move, squares = capture.move, frozenset(r.standing)
+            if capture.withdrawn or move is None or not capture.legal or squares & changed or not squares <= occ \
+                    or not squares <= set(move.captured):
+                continue
+            kinds = [self.irregularities[i] for i in capture.irregularities]
+            if not kinds or any(x.type != "capture-not-removed" for x in kinds) \
+                    or not any(squares <= set(x.squares) for x in kinds):
+                continue
+            board = snap(capture.board_before)
+            board.push(move)
+            board = snap(board)
+            cur = (r.occ0 - {move.origin}).difference(move.captured) | {move.destination}
+            masked = self._mask.squares | squares
+            current = turn_shown(seg, occ, masked, self._index, lifted)(board, cur)
+            if current is None or not current.exact or current.standing or current.move.destination not in squares:
+                continue
+            held, split = self._held, self._split
+            self._held = self._split = None
+            self._rewrite_standing(t, r, [(move, cur)], cur)
+            self._held, self._split = held, split
+            reply = current.move
+            return current, (occ - masked) | (((cur - {reply.origin}).difference(reply.captured) | {reply.destination})
+                                              & masked)
+        return None
