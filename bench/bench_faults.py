@@ -113,7 +113,9 @@ def _struck(where: str, move, occ_before: frozenset[int], occ_after: frozenset[i
 
 def midgame(args) -> int:
     """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
-    of each variant, half a second before plies 10, 16, 22 and 28 (see :data:`MIDGAME`):
+    of each variant (the first ``--games`` with that option given; the first game's seeds do not change, so its
+    figures stay comparable and the others are games the engine's mid-game passes were never tried on), half a
+    second before plies 10, 16, 22 and 28 (see :data:`MIDGAME`):
 
     - ``dead``: the switch under the square the ply's move lands on dies (an empty square);
     - ``stuck-closed``: the one under the lowest square the move empties sticks closed (under the piece that
@@ -128,8 +130,8 @@ def midgame(args) -> int:
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
     totals = {(c, m): Counter() for c in MIDGAME for m in MODES}
-    for variant in args.variant or VARIANTS:
-        game = real_games(variant, 1)[0]
+    for variant, gi, game in ((v, gi, g) for v in args.variant or VARIANTS
+                              for gi, g in enumerate(real_games(v, args.games or 1))):
         for case, (kind, where) in MIDGAME.items():
             if args.kind and case not in args.kind and kind not in args.kind:
                 continue
@@ -138,7 +140,7 @@ def midgame(args) -> int:
                 for ply in (10, 16, 22, 28):
                     if ply + 2 >= len(game.moves):
                         continue
-                    seed = f"mid:{variant}:{ply}:{clock}"
+                    seed = f"mid:{variant}:{ply}:{clock}" + (f":{gi}" if gi else "")
                     s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
                                        model=HumanModel(bounce_p=0.0), tags=game.tags)
                     turn, before = s0.turns[ply], s0.turns[ply - 1]
@@ -162,7 +164,8 @@ def midgame(args) -> int:
                 for mode in MODES:
                     st = stats[mode]
                     totals[case, mode].update(st)
-                    print(f"{variant:13} {case:16} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
+                    label = variant + (f" #{gi}" if gi else "")
+                    print(f"{label:16} {case:16} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
                           f"exact without irregularity {st['exact']}  named {st['named']}  irregularities "
                           f"{st['irregularities']} (+{st['dismissed']} dismissed)  observations {st['observations']}",
                           flush=True)
@@ -177,7 +180,7 @@ def midgame(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=3, help="real games per variant (default 3)")
+    p.add_argument("--games", type=int, help="real games per variant (default 3; with --midgame 1)")
     p.add_argument("--variant", choices=VARIANTS, action="append")
     p.add_argument("--kind", action="append", help="only these fault kinds")
     p.add_argument("--show", action="store_true", help="print each game read wrong (first differing move)")
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
         os.makedirs(args.dump, exist_ok=True)
     rows = []
     for variant in args.variant or VARIANTS:
-        games = real_games(variant, args.games)
+        games = real_games(variant, args.games or 3)
         for kind, squares in fault_squares(variant).items():
             if args.kind and kind not in args.kind:
                 continue
