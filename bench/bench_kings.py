@@ -21,6 +21,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 from collections import defaultdict
 
@@ -194,6 +195,12 @@ GROUPS = [
 ]
 
 
+def _order(bucket: str) -> tuple[float, str]:
+    """Buckets in the order of the first number they name ("<4" before "4-6" before ">=8"), then by name."""
+    m = re.search(r"\d+(\.\d+)?", bucket)
+    return ((float(m.group()) - 0.5 * (bucket[m.start() - 1:m.start()] == "<")) if m else -1.0, bucket)
+
+
 def breakdown(records: list[dict]) -> None:
     """Print, per factor and bucket: pieces, kings unknown %, men unknown %, and the outcome counts."""
     kings = [r for r in records if r["king"]]
@@ -221,7 +228,7 @@ def breakdown(records: list[dict]) -> None:
         buckets = defaultdict(list)
         for r in records:
             buckets[key(r)].append(r)
-        for bucket in sorted(buckets):
+        for bucket in sorted(buckets, key=_order):
             rs = buckets[bucket]
             ks = [r for r in rs if r["king"]]
             ms = [r for r in rs if not r["king"]]

@@ -16,7 +16,7 @@ from vision.classify import BLACK, LIGHT, WHITE
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
-PIECES = {s: ("W", "w", "B", "b")[s % 4] for s in range(5, 29)}
+PIECES = {s: ("W", "w", "B")[s % 3] for s in range(5, 29)}
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +62,22 @@ def test_a_shadow_band_edge_is_followed_within_a_square(board):
     scene = replace(scene, light=replace(scene.light, band=(0.4, 0.0, 90.0, 0.4)))
     corrected, labels = _view(clf, render(scene))
     before = np.percentile(_residual(clf, corrected, labels), 95)
-    h, w = corrected.shape[:2]
-    relit, at = clf._fine.relit(corrected, labels, LIGHT, (WHITE, BLACK), (0, h, 0, w))
-    assert at == (slice(0, h), slice(0, w))
-    after = np.percentile(_residual(clf, relit, labels), 95)
+    f = clf._fine.factor(corrected, labels, LIGHT, (WHITE, BLACK))
+    after = np.percentile(_residual(clf, cv2.multiply(corrected, cv2.merge([f, f, f]), dtype=cv2.CV_8U), labels), 95)
     assert before > 0.15  # the band's edge: 15 % of light off somewhere
     assert after < 0.6 * before, (before, after)
+
+
+def test_the_second_look_is_a_box_of_the_view(board):
+    """The second look corrects a piece's window and the pixels round it, clipped to the view."""
+    empty, clf = board
+    corrected, labels = _view(clf, render(position_scene(empty, PIECES, 5611, hard=False)))
+    h, w = corrected.shape[:2]
+    relit, at = clf._fine.relit(corrected, labels, LIGHT, (WHITE, BLACK), (-10, 40, w - 30, w + 10))
+    assert at == (slice(0, 40), slice(w - 30, w)) and relit.shape == (40, 30, 3) and relit.dtype == np.uint8
+    (box,) = clf.stacks.boxes([next(iter(clf.square_at))])
+    assert box[1] - box[0] == box[3] - box[2] == clf.stacks.size
+    assert "FineLight" in repr(clf._fine)
 
 
 def test_the_second_look_reads_kings_under_a_shadow_edge(board):
@@ -102,6 +112,6 @@ def test_the_second_look_reads_kings_under_a_shadow_edge(board):
                     assert both.squares[s] == PIECES[s], (angle, offset, s, both.stack[s])
                     settled += 1
             unknown_first += len(first.unknown)
-    # measured: 13 pieces "king unknown" at the first look, 5 settled (all right) by the second
+    # measured: 14 pieces "king unknown" at the first look, 9 settled (all right) by the second
     assert unknown_first >= 8  # the shadow's edge does make the first look abstain here
-    assert settled >= 4, (settled, unknown_first)
+    assert settled >= 0.4 * unknown_first, (settled, unknown_first)
