@@ -13,7 +13,8 @@ twice as tall, its top twice as far from the base), so the piece's own brightnes
 darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
 shift as the silhouette (both channels summed in the frequency domain, a model's fit transformed back at the
 searched shifts only). Each colour's fits are taken off by the bias its start men showed at calibration
-(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`).
+(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`). A piece
+whose fit says neither is looked at a second time (:meth:`StackReader.read`, :mod:`vision.shading`).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
