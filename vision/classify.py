@@ -26,6 +26,7 @@ from vision.colour import CLIPPED, AddedWhite, features
 from vision.kings import StackReader
 from vision.occlusion import BandCue, ClippedCue, SkinCue
 from vision.pose import CameraPose
+from vision.shading import FineLight
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
@@ -150,6 +151,7 @@ class Classifier:
                                 appearance.band)
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
             self._warm = ClippedCue(self.dark, px)
+            self._fine = FineLight(appearance.light_ref, self.dark, px, self.margin)  # the stack's second look
             self._added_white = AddedWhite(appearance.light_ref.astype(np.float32) + 1.0)  # as _gain's obs
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
@@ -385,7 +387,21 @@ class Classifier:
         if self.stacks is None or not self.appearance.kings or not pieces:
             return {}, frozenset(squares)
         grey = self.stacks.padded(cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY), 0)
-        fits = self.stacks.read(self.stacks.padded(lab_full), grey, pieces, self._static_padded, black=BLACK)
+
+        lab_padded = self.stacks.padded(lab_full)
+
+        def again(doubt) -> tuple[np.ndarray, np.ndarray]:  # the light within a square (vision.shading)
+            lab2, grey2 = lab_padded.copy(), grey.copy()
+            b = self.stacks.border
+            for box in self.stacks.boxes(doubt):
+                relit, (ys, xs) = self._fine.relit(corrected, lab_full, LIGHT, (WHITE, BLACK), box)
+                at = (slice(ys.start + b, ys.stop + b), slice(xs.start + b, xs.stop + b))
+                lab2[at] = self._classes(relit)
+                grey2[at] = cv2.cvtColor(relit, cv2.COLOR_BGR2GRAY)
+            return lab2, grey2
+
+        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK,
+                                again=again)
         stack: dict[int, float] = {}
         unknown = set()
         for rc, (z, known, king) in fits.items():

@@ -13,7 +13,8 @@ twice as tall, its top twice as far from the base), so the piece's own brightnes
 darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
 shift as the silhouette (both channels summed in the frequency domain, a model's fit transformed back at the
 searched shifts only). Each colour's fits are taken off by the bias its start men showed at calibration
-(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`).
+(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`). A piece
+whose fit says neither is looked at a second time (:meth:`StackReader.read`, :mod:`vision.shading`).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
@@ -24,6 +25,7 @@ takes the stack from the rules (:mod:`vision.stability`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -371,20 +373,41 @@ class StackReader:
         return z, quality
 
     def read(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
-             black: int | None = None) -> dict:
+             black: int | None = None, again: Callable[[list], tuple[np.ndarray, np.ndarray]] | None = None) -> dict:
         """(row, col) -> (z, known, king) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
         king (+1) scale; whether it says which (the square allows it, the fit is clear of the band between the
         models, and the better model fits the piece: a glare or a shadow of the piece's colour beside it fits
-        neither), each colour by its own band (:func:`band`); and whether it says a king."""
+        neither), each colour by its own band (:func:`band`); and whether it says a king. ``again``, when given,
+        is a second look, asked for only when a piece's first fit says neither: given those squares, it returns
+        the padded labelled view and brightness taken more closely there (:mod:`vision.shading`: the light within
+        a square); those pieces alone are fitted again, judged the same way, and settled where the second fit is
+        clear and on the side of the band's middle the first one was."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
-        out = {}
-        for (rc, c), v, q in zip(pieces, z, quality):
-            man_at, king_at = band(self.models[rc].shift, c == black)
-            clear = (v <= man_at or v >= king_at) and q >= MIN_QUALITY[int(c == black)]
-            out[rc] = (float(v), self.allows(rc) and clear, v >= king_at)
+        out = {rc: self._judge(rc, c == black, v, q) for (rc, c), v, q in zip(pieces, z, quality)}
+        doubt = [(rc, c) for rc, c in pieces if self.allows(rc) and not out[rc][1]]
+        if doubt and again is not None:
+            z, quality = self.fits(*again([rc for rc, _ in doubt]), doubt, static, black)
+            for (rc, c), v, q in zip(doubt, z, quality):
+                closer = self._judge(rc, c == black, v, q)
+                # the two looks must agree: the first fit already leaned to the side the second one settles
+                if closer[1] and closer[2] == (out[rc][0] >= sum(band(self.models[rc].shift, c == black)) / 2):
+                    out[rc] = closer
         return out
+
+    def boxes(self, squares) -> list[tuple[int, int, int, int]]:
+        """Each square's observation window as (top, bottom, left, right) pixels of the view with its margin
+        (unpadded; it may reach beyond the view)."""
+        b, s = self.border, self.size
+        return [(m.window[0] - b, m.window[0] - b + s, m.window[1] - b, m.window[1] - b + s)
+                for m in (self.models[rc] for rc in squares)]
+
+    def _judge(self, rc: tuple[int, int], black: bool, z: float, quality: float) -> tuple[float, bool, bool]:
+        """(z, known, king) of one piece's fit ``z`` and ``quality`` (see :meth:`read`)."""
+        man_at, king_at = band(self.models[rc].shift, black)
+        clear = (z <= man_at or z >= king_at) and quality >= MIN_QUALITY[int(black)]
+        return float(z), self.allows(rc) and clear, z >= king_at
 
 
 def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
