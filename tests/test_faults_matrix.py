@@ -25,15 +25,17 @@ from sensors.simulation import through_matrix
 from simulate_helpers import read_with_health
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
+DEMO = os.path.join(os.path.dirname(os.path.dirname(__file__)), "rig", "data", "demo")
 CLOCKS = [pytest.param(True, id="clock"), pytest.param(False, id="no-clock")]
 MODES = [pytest.param(True, id="health-lines"), pytest.param(False, id="frames-alone")]
 
 
 def _game(variant: str, index: int = 0):
+    """The real games of tests/data/<variant>, then the demo game (as bench/bench_faults.py counts them)."""
     folder = os.path.join(DATA, variant)
-    games = [g for n in sorted(os.listdir(folder)) if n.endswith(".pdn")
-             for g in load_pdn_games(os.path.join(folder, n), variant)]
-    return games[index]
+    paths = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".pdn")]
+    paths.append(os.path.join(DEMO, f"{variant}.pdn"))
+    return [g for path in paths for g in load_pdn_games(path, variant)][index]
 
 
 def _read(variant: str, index: int, fault: str, clock: bool, health: bool, plies: int | None = None):

@@ -15,11 +15,12 @@ from tests.test_faults_matrix import MODES, _game
 from simulate_helpers import read_with_health
 
 
-def _stuck_on_empty(variant: str, ply: int, clock: bool, health: bool, plies: int):
+def _stuck_on_empty(variant: str, ply: int, clock: bool, health: bool, plies: int, game_index: int = 0):
     """bench_faults.py --midgame stuck-on-empty: the switch under the square ply ``ply``'s move lands on sticks
-    closed half a second before that turn; the game cut after ``plies`` plies. (session, reconstructor, square)."""
-    game = _game(variant, 0)
-    seed = f"mid:{variant}:{ply}:{clock}"
+    closed half a second before that turn; the game (``game_index`` of the variant's real games, the bench's
+    ``--games``) cut after ``plies`` plies. (session, reconstructor, square)."""
+    game = _game(variant, game_index)
+    seed = f"mid:{variant}:{ply}:{clock}" + (f":{game_index}" if game_index else "")
     s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
                       model=HumanModel(bounce_p=0.0), tags=game.tags)
     square = game.moves[ply].destination

@@ -66,7 +66,14 @@ class CommitPolicy:
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
             # side to move: both colours gone, yet one move explains it
             if not self._other_side_move(deadline, self._occ) and not self._interleaved(deadline, self._occ):
-                self._lose(deadline, self._occ)
+                # both colours gone and a square closed that no move reaches: a square that closed on its own
+                # beside the move, with no piece to put there, is a switch stuck closed (unseen.py
+                # ``_stuck_on_empty``), not a knocked board: a sensor fault, never a player's irregularity
+                plan = self._stuck_on_empty(self._occ, None) if not self._ending else None
+                if plan is not None:
+                    self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
+                else:
+                    self._lose(deadline, self._occ)
             return
         if self._clock_mode:
             return

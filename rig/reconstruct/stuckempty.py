@@ -9,7 +9,9 @@ on (docs/reconstruction.md, "Failing switches").
   lands there is read from its lift (the masked-square rules). The same reading keeps the board from passing
   for a take-back: the capture ``c5xa3`` with the switch under c5 sticking after the lift shows the board as
   before ``a3-b4`` (b4 off, a3 on), but a3 closed *before* b4 was lifted (no hand puts a piece down before
-  lifting it), so it is the capture (:meth:`StuckEmpty._reclosed`, unseen.py ``_stuck_capture_shown``).
+  lifting it), so it is the capture (:meth:`StuckEmpty._reclosed`, unseen.py ``_stuck_capture_shown``), also
+  when c5 closed only a moment before b4's lift (0.1 s in a held-out game): the order of the changes tells, not
+  how long c5 has read occupied (``settled=False``).
 - *Before the landing* (:meth:`StuckEmpty._landing_closed_before`): a legal move is read whose destination
   already read occupied when its turn began, with no piece of the game there and no change on it in the turn
   (the square closed earlier on its own and the move was read from the other squares): a piece cannot land on
@@ -55,12 +57,13 @@ class StuckEmpty:
     """The engine's side of a switch stuck closed on an empty square (module docstring); mixed into
     :class:`rig.reconstruct.faults.FaultHandling`."""
 
-    def _reclosed(self, square: int) -> bool:
-        """``square`` opened in the turn and closed again ``touch_s`` or more ago, and no piece but its own was
-        lifted before it closed (nothing the hand could put there: no player puts a piece down from nowhere)."""
+    def _reclosed(self, square: int, settled: bool = True) -> bool:
+        """``square`` opened in the turn and closed again (``touch_s`` or more ago with ``settled``), and no piece
+        but its own was lifted before it closed (nothing the hand could put there: no player puts a piece down
+        from nowhere)."""
         seg = self._seg
         close = reclosing(seg, square)
-        if close is None or self._now - close.t < self.settings.touch_s:
+        if close is None or settled and self._now - close.t < self.settings.touch_s:
             return False
         lifted = {c.square for c in seg.changes if c.up and c.t <= close.t}
         return lifted == {square}

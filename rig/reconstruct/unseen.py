@@ -101,7 +101,8 @@ class UnseenReplies:
             index = self._index(after)
             for target in {occ_before, occ_before - {c.square}}:
                 replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - {x})
-                           if m.destination == x and (target == occ_before or c.square in m.captured)]
+                           if m.destination == x and (target == occ_before or c.square in m.captured)
+                           and m.origin != c.square]     # (a switch that opens now is not stuck)
                 found.extend((plan, occ_plan, m) for m in replies)
         if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
                                                                                  for _, _, r in found):
@@ -338,4 +339,4 @@ class UnseenReplies:
         if placed is None or lifted is None or placed >= lifted:
             return False
         return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin in self._occ
-                   and (m.origin not in changed or self._reclosed(m.origin)) for m in self._index().moves)
+                   and (m.origin not in changed or self._reclosed(m.origin, settled=False)) for m in self._index().moves)
