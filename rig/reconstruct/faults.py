@@ -32,11 +32,13 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
+from rig.reconstruct.deadremoval import DeadRemoval
 from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.ownlift import OwnLift
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
@@ -131,7 +133,8 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty, DeadRemoval,
+                    OwnLift):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -230,6 +233,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._mask_square(square, occupied)
         self._note(since, f"square {self.variant.square_name(square)}: switch {kind}, masked from now on "
                           "(its state is read from the rules and the other squares)")
+        if kind == "dead":
+            self._dead_removal(square, since)            # deadremoval.py
 
     # -- at the set-up ----------------------------------------------------------------------------
 

@@ -249,16 +249,20 @@ class UnseenReplies:
                     continue
                 first = self._explain(frozenset(shown))
                 if first is None or not first.legal or not first.exact \
-                        or own & {first.move.destination, *first.move.captured} \
                         or early is not None and early.square in first.move.captured:
                     continue
-                after = self._physical_after(first, frozenset(shown))
-                second = explain(after, frozenset(shown), occ | own, index=self._index(after))
-                if second is None or not second.legal or not second.exact \
-                        or early is not None and second.move.origin != early.square:
-                    continue
-                self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own, occ)
-                return True
+                # with an early lift, the mover's pieces off may be the ones the reply took (ownlift.py)
+                for own in [own, set()] if early is not None and own else [own]:
+                    if own & {first.move.destination, *first.move.captured}:
+                        continue
+                    after = self._physical_after(first, frozenset(shown))
+                    second = explain(after, frozenset(shown), occ | own, index=self._index(after))
+                    if second is None or not second.legal or not second.exact \
+                            or early is not None and second.move.origin != early.square:
+                        continue
+                    self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own,
+                                             occ)
+                    return True
         return False
 
     def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
