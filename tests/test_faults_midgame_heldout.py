@@ -54,3 +54,17 @@ def test_dead_under_piece_brazilian_no_clock_game_1_own_lift_during_the_opponent
     assert got == s.expected_moves
     assert got[20:24] == ["b4-c5", "d6xb4", "a5xa1", "e7-d6"]
     assert [i for i in r.irregularities if i.status != "dismissed"] == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_international_no_clock_game_1_dead_square_read_off_early_ranked_first(health):
+    """37 dies under white's piece while black's 12-18 is under way: 37 read off early, 37-32 read from it
+    (unseen.py). White's 41-37 then lands on the dead 37 and nothing closes: 36 and 37 both explain it. 37, the
+    square read off before its piece was played, is taken before 36 (never seen closing) (faults.py
+    ``_fault_plan``): was 41-36, then capture-not-removed, own-piece-removed and position-lost."""
+    s, r = _midgame("international", 1, 16, "dead-under-piece", health, plies=24)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[16:19] == ["37-32", "1-7", "41-37"]
+    assert r.irregularities == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(37, "dead")]

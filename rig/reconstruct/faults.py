@@ -146,6 +146,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
+        self._off_early: set[int] = set()          # squares read off early, the piece played later (unseen.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._init_ghosts()
         self._init_chainread()
@@ -362,10 +363,11 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             if ghostly is not None:
                 return ghostly
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
-        # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
-        # lowest; when two stay possible an observation says so
+        # a square the scanner may hold (missing diode) first, then one that read its piece off before it was
+        # played (unseen.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
+        # the lowest; when two stay possible an observation says so
         closed = self._closed_once
-        rank = {sq: (sq not in ghosts, sq in closed) for _, sq, _ in found}
+        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq in closed) for _, sq, _ in found}
         squares = sorted(rank, key=lambda sq: (rank[sq], sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,

@@ -280,6 +280,7 @@ class UnseenReplies:
             (shown.discard if x.up else shown.add)(x.square)
         if early is not None:
             shown.add(early.square)
+            self._off_early.add(early.square)    # its switch may have died: first suspect of a dead one
         self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
                      occ_after=frozenset(shown))
         reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in own],
