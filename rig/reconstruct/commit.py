@@ -145,7 +145,7 @@ class CommitPolicy:
         the mover never pressed: commit the mover's move as it stood at the opponent's first lift, and
         read the rest as the opponent's turn."""
         assert self._split is not None
-        index, t, plan, occ_at, _sq = self._split
+        index, t, plan, occ_at = self._split[:4]
         self._split = None
         self._cut(index, t, plan, occ_at, f"{SIDE[not self.board.turn]} began his move before a clock press")
 

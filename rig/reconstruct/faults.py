@@ -32,11 +32,13 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
+from rig.reconstruct.deadremoval import DeadRemoval
 from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.ownlift import OwnLift
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
@@ -131,7 +133,8 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty, DeadRemoval,
+                    OwnLift):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -143,6 +146,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
+        self._off_early: set[int] = set()          # squares read off early, the piece played later (unseen.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._init_ghosts()
         self._init_chainread()
@@ -230,6 +234,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._mask_square(square, occupied)
         self._note(since, f"square {self.variant.square_name(square)}: switch {kind}, masked from now on "
                           "(its state is read from the rules and the other squares)")
+        if kind == "dead":
+            self._dead_removal(square, since)            # deadremoval.py
 
     # -- at the set-up ----------------------------------------------------------------------------
 
@@ -357,10 +363,11 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             if ghostly is not None:
                 return ghostly
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
-        # a square the scanner may hold (missing diode) first, then one whose switch never closed, then the
-        # lowest; when two stay possible an observation says so
+        # a square the scanner may hold (missing diode) first, then one that read its piece off before it was
+        # played (unseen.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
+        # the lowest; when two stay possible an observation says so
         closed = self._closed_once
-        rank = {sq: (sq not in ghosts, sq in closed) for _, sq, _ in found}
+        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq in closed) for _, sq, _ in found}
         squares = sorted(rank, key=lambda sq: (rank[sq], sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,

@@ -264,7 +264,7 @@ class Segmenter:
                 elif self._interleaved(t, occ_before):
                     seg = self._seg       # the reply's lift read during the mover's move: c begins his next
                 else:
-                    self._split = None      # the mover is still at work
+                    self._split = self._own_lift_kept(square)   # the mover still at work, unless (ownlift.py)
             elif seg.changes and occ_before != seg.occ0 and (not self._own_lifted(seg)
                                                              or self._own_lifts_off(seg, occ_before)):
                 # the mover begins while the board shows a move of his opponent: a second move
@@ -286,6 +286,8 @@ class Segmenter:
             seg = self._seg
         self._record_change(seg, c)
         split = self._split
+        if split is not None and split.own is not None and not self._own_lift_settled(split, c):
+            split = self._split = None      # not the opponent's move under way: the mover was still at work
         if split is not None and not up:
             if square in split.occ and self._cleared_under_lift(split, square):
                 return                    # the reply lands where a piece the capture took stood (earlylift.py)

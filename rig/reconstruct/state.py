@@ -115,6 +115,7 @@ class PendingSplit(NamedTuple):
     plan: Plan                         # the mover's move as the board showed it at the lift
     occ: frozenset[int]                # the confirmed occupancy before the lift
     square: int                        # the square the opponent's piece was lifted from
+    own: int | None = None             # a piece of the mover read lifted after it (ownlift.py)
 
 
 class TwoMoves(NamedTuple):

@@ -250,16 +250,20 @@ class UnseenReplies:
                     continue
                 first = self._explain(frozenset(shown))
                 if first is None or not first.legal or not first.exact \
-                        or own & {first.move.destination, *first.move.captured} \
                         or early is not None and early.square in first.move.captured:
                     continue
-                after = self._physical_after(first, frozenset(shown))
-                second = explain(after, frozenset(shown), occ | own, index=self._index(after))
-                if second is None or not second.legal or not second.exact \
-                        or early is not None and second.move.origin != early.square:
-                    continue
-                self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own, occ)
-                return True
+                # with an early lift, the mover's pieces off may be the ones the reply took (ownlift.py)
+                for own in [own, set()] if early is not None and own else [own]:
+                    if own & {first.move.destination, *first.move.captured}:
+                        continue
+                    after = self._physical_after(first, frozenset(shown))
+                    second = explain(after, frozenset(shown), occ | own, index=self._index(after))
+                    if second is None or not second.legal or not second.exact \
+                            or early is not None and second.move.origin != early.square:
+                        continue
+                    self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own,
+                                             occ)
+                    return True
         return False
 
     def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
@@ -277,6 +281,7 @@ class UnseenReplies:
             (shown.discard if x.up else shown.add)(x.square)
         if early is not None:
             shown.add(early.square)
+            self._off_early.add(early.square)    # its switch may have died: first suspect of a dead one
         self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
                      occ_after=frozenset(shown))
         reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in own],
