@@ -341,8 +341,7 @@ class Classifier:
         if self.edge is not None:
             occupied = frozenset(sq for (row, col), sq in self.square_at.items()
                                  if votes[row, col, 0] < votes[row, col, 1] + votes[row, col, 2])
-            clipped = cv2.inRange(full, (0, 0, 0), (CLIPPED - 1,) * 3) == 0
-            edge = self.edge.watch(corrected, clipped, occupied, self._light_log, occluded)
+            edge = self.edge.watch(corrected, full, occupied, self._light_log, occluded)
             occluded = occluded or edge > EDGE_SQUARES
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}

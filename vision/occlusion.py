@@ -255,8 +255,10 @@ class EdgeWatch:
                 self._reach[sq] = cover
         self._open = np.ones((3, 3), np.uint8)
         self._grid = np.zeros(h * h, np.uint8)
-        self._ref: tuple[np.ndarray, frozenset, np.ndarray] | None = None
-        self._prev: tuple[np.ndarray, frozenset, np.ndarray] | None = None
+        # (cells, occupancy, the light squares' log gains, cells not clipped, cells far from clipping) of the
+        # reference and of the last picture
+        self._ref: tuple | None = None
+        self._prev: tuple | None = None
         self._held = 0
 
     def forget(self) -> None:
@@ -264,16 +266,18 @@ class EdgeWatch:
         self._ref = self._prev = None
         self._held = 0
 
-    def watch(self, corrected: np.ndarray, clipped: np.ndarray, occupied: frozenset, light: np.ndarray,
+    def watch(self, corrected: np.ndarray, raw: np.ndarray, occupied: frozenset, light: np.ndarray,
               flagged: bool) -> float:
         """The area (squares) of the largest changed blob reaching the board's outline against the reference, for
-        the light-corrected top-down view ``corrected`` (margin included), its pixels the sensor ``clipped``, the
-        squares ``occupied`` and the light squares' log gains ``light``; then the memory is brought up to date,
-        ``flagged`` telling whether another cue saw a hand."""
+        the light-corrected top-down view ``corrected`` (margin included) and the same view as the sensor took it
+        (``raw``: its clipped pixels say nothing), the squares ``occupied`` and the light squares' log gains
+        ``light``; then the memory is brought up to date, ``flagged`` telling whether another cue saw a hand."""
         h = self.size
         small = cv2.blur(cv2.resize(corrected, (h, h), interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3))
         cells = small.reshape(-1, 3)[self._idx].T  # (3, cells): b, g, r
-        fair = (cv2.resize(clipped.view(np.uint8), (h, h), interpolation=cv2.INTER_AREA) == 0).ravel()[self._idx]
+        top = cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].max(-1)
+        fair = top < CLIPPED - 8  # no pixel of the cell near the sensor's top (a mean under it by a margin)
+        dim = top < CLIPPED - 40  # far under it: a cell that clips in the next picture changed
         area = 0.0
         ref, prev = self._ref, self._prev
         moved = None
@@ -283,13 +287,12 @@ class EdgeWatch:
         alone = not flagged and area > EDGE_SQUARES
         self._held = 0 if flagged else self._held
         if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
-            if moved is None or prev is not ref:  # (in a still scene the reference is the picture before)
-                moved = self._changed(cells, fair, occupied, prev)
+            moved = self._changed(cells, fair, occupied, prev, glare=False) | (prev[4] & ~fair)  # clipped anew
             agree = self._blob(moved, near=False) < EDGE_AGREE
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
-                self._ref = (cells, occupied, light)
-        self._prev = self._ref if self._ref is not None and self._ref[0] is cells else (cells, occupied, light)
+                self._ref = (cells, occupied, light, fair, dim)
+        self._prev = self._ref if self._ref is not None and self._ref[0] is cells else (cells, occupied, light, fair, dim)
         return area
 
     @staticmethod
@@ -299,8 +302,11 @@ class EdgeWatch:
         d = light - ref
         return float((np.abs(d - np.median(d)) > 0.1).mean()) <= EDGE_LIGHT
 
-    def _changed(self, cells: np.ndarray, fair: np.ndarray, occupied: frozenset, ref) -> np.ndarray:
-        """Cells changed against ``ref`` (cells, occupancy, light): brightness past the side's own drift, or hue."""
+    def _changed(self, cells: np.ndarray, fair: np.ndarray, occupied: frozenset, ref, glare: bool = True
+                 ) -> np.ndarray:
+        """Cells changed against ``ref`` (cells, occupancy, light): brightness past the side's own drift, or hue;
+        brighter with glare's white only when not ``glare`` (two pictures in a row agree only where nothing
+        brightened: pale skin over a brown frame is the frame plus white)."""
         a = ref[0]
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
@@ -316,8 +322,8 @@ class EdgeWatch:
         w = (srr * so - sr * sro) / det
         left = sum((cells[i] - k * a[i] - w) ** 2 for i in range(3))
         rest = np.sqrt(left) / (so / 3 + 25.0)
-        glare = w > 0.5 * so / 3
-        moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~glare) | (rest > EDGE_HUE)
+        white = (w > 0.5 * so / 3) if glare else False
+        moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
         moved &= fair
         for sq in occupied ^ ref[1]:  # a piece put down or taken off: its own cells say nothing
             if sq in self._reach:
