@@ -339,7 +339,8 @@ class Classifier:
         # the glare's white is taken off pieces below)
         edge = 0.0
         if self.edge is not None:
-            occupied = frozenset(sq for (row, col), sq in self.square_at.items()
+            occupied = frozenset((sq, bool(votes[row, col, 1] >= votes[row, col, 2]))  # (square, white)
+                                 for (row, col), sq in self.square_at.items()
                                  if votes[row, col, 0] < votes[row, col, 1] + votes[row, col, 2])
             edge = self.edge.watch(corrected, full, occupied, self._light_log, occluded)
             occluded = occluded or edge > EDGE_SQUARES
@@ -361,8 +362,8 @@ class Classifier:
         # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
         stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
-                       skin=skin, band=band, warm=warm, edge=edge, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
-                       unknown=unknown)
+                       skin=skin, band=band, warm=warm, edge=edge, ms=(time.perf_counter() - start) * 1000, t=t,
+                       stack=stack, unknown=unknown)
 
     def _deglare(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, row: int, col: int
                  ) -> tuple[int, int]:

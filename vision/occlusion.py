@@ -228,7 +228,8 @@ class EdgeWatch:
     outline and covers ``EDGE_SQUARES`` is a hand.
 
     The reference is a picture no cue flagged that agrees with the one before it (no changed blob past
-    ``EDGE_AGREE``, the same occupancy): a hand moves between pictures, so one never becomes the reference;
+    ``EDGE_AGREE``, glare's white and cells clipped anew counted as changes there, the same occupancy): a hand
+    moves between pictures, so one never becomes the reference;
     a change that stands still for ``EDGE_HOLD`` pictures flagged by this cue alone is taken as the scene (a
     shadow moved). The reference says nothing of a picture whose occupancy differs on more than
     ``EDGE_MOVE`` squares (another position: pictures out of a game's order) or whose light pattern differs
@@ -270,8 +271,9 @@ class EdgeWatch:
               flagged: bool) -> float:
         """The area (squares) of the largest changed blob reaching the board's outline against the reference, for
         the light-corrected top-down view ``corrected`` (margin included) and the same view as the sensor took it
-        (``raw``: its clipped pixels say nothing), the squares ``occupied`` and the light squares' log gains
-        ``light``; then the memory is brought up to date, ``flagged`` telling whether another cue saw a hand."""
+        (``raw``: its clipped pixels say nothing), the pieces ``occupied`` and the light squares' log gains
+        ``light``; then the memory is brought up to date, ``flagged`` telling whether another cue saw a hand.
+        ``occupied`` holds (square, colour) pairs: a piece of the other colour on a square is a change of it."""
         h = self.size
         small = cv2.blur(cv2.resize(corrected, (h, h), interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3))
         cells = small.reshape(-1, 3)[self._idx].T  # (3, cells): b, g, r
@@ -280,7 +282,6 @@ class EdgeWatch:
         dim = top < CLIPPED - 40  # far under it: a cell that clips in the next picture changed
         area = 0.0
         ref, prev = self._ref, self._prev
-        moved = None
         if ref is not None and len(occupied ^ ref[1]) <= EDGE_MOVE and self._same_light(light, ref[2]):
             moved = self._changed(cells, fair, occupied, ref)
             area = self._blob(moved, near=True)
@@ -292,7 +293,8 @@ class EdgeWatch:
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
                 self._ref = (cells, occupied, light, fair, dim)
-        self._prev = self._ref if self._ref is not None and self._ref[0] is cells else (cells, occupied, light, fair, dim)
+        now = (cells, occupied, light, fair, dim)
+        self._prev = self._ref if self._ref is not None and self._ref[0] is cells else now
         return area
 
     @staticmethod
@@ -325,7 +327,7 @@ class EdgeWatch:
         white = (w > 0.5 * so / 3) if glare else False
         moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
         moved &= fair
-        for sq in occupied ^ ref[1]:  # a piece put down or taken off: its own cells say nothing
+        for sq, _ in occupied ^ ref[1]:  # a piece put down, taken off or of the other colour: its cells say nothing
             if sq in self._reach:
                 moved &= ~self._reach[sq]
         return moved
