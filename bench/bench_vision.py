@@ -102,7 +102,7 @@ def main(argv=None) -> int:
                 print(f"  board {b} position {k}: a hand seen where none is (unexplained {reading.unexplained:.2f}/"
                       f"{config.occluded_squares}, dark on light {reading.dark_on_light:.2f}/{config.dark_on_light}, "
                       f"hue {reading.foreign}/{config.hand_squares}, skin {reading.skin:.2f}/{config.skin_squares}, "
-                      f"band {reading.band:.2f}/{config.band_squares}, warm {reading.warm:.2f})")
+                      f"band {reading.band:.2f}/{config.band_squares}, warm {reading.warm:.2f}, edge {reading.edge:.2f})")
             full_colour += not reading.occluded and all(
                 (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             bad_claims = 0
@@ -144,7 +144,7 @@ def main(argv=None) -> int:
             cues = (f"unexplained {r.unexplained:.2f}/{config.occluded_squares}, dark on light "
                     f"{r.dark_on_light:.2f}/{config.dark_on_light}, hue {r.foreign}/{config.hand_squares}, "
                     f"skin {r.skin:.2f}/{config.skin_squares}, band {r.band:.2f}/{config.band_squares}, "
-                    f"warm {r.warm:.2f}")
+                    f"warm {r.warm:.2f}, edge {r.edge:.2f}")
             colours_right = {s: c.lower() for s, c in r.squares.items()} == {
                 s: c.lower() for s, c in pic.pieces.items()}
             if pic.occluded:  # a hand hides part of the playable board: must be flagged

@@ -21,12 +21,14 @@ def _read_right(seed: int, g: int, pictures: dict[int, int], square: int):
         pic = pics[i]
         assert pic.scene.light.glare is not None and abs(pic.scene.light.level - level) < 0.01
         assert not pic.occluded and pic.pieces[square] == "b"
+        clf.edge.forget()  # pictures a dozen apart, not a sequence: the edge watch compares pictures in order
         reading = clf.read(render(pic.scene))
         assert reading.squares.get(square) == "b", f"picture {i}: square {square} read {reading.squares.get(square)}"
         assert not reading.occluded
         assert {s: c.lower() for s, c in reading.squares.items()} == {s: c.lower() for s, c in pic.pieces.items()}
         rc = {sq: rc for rc, sq in clf.square_at.items()}[square]
         assert clf._glare[rc] > 0, "no glare measured next to the man"
+        clf.edge.forget()
         white = clf.read(render(replace(pic.scene, pieces={**pic.scene.pieces, square: "w"})))
         assert white.squares.get(square) == "w", f"picture {i}: a white man under glare read {white.squares.get(square)}"
 

@@ -24,7 +24,7 @@ import numpy as np
 from rig.variants import Variant
 from vision.colour import CLIPPED, AddedWhite, features
 from vision.kings import StackReader
-from vision.occlusion import BandCue, ClippedCue, SkinCue
+from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.pose import CameraPose
 from vision.shading import FineLight
 
@@ -77,6 +77,7 @@ class Reading:
     skin: float = 0.0                # light squares' area whose hue turned towards red (vision.occlusion), squares
     band: float = 0.0                # band outside the board changed from the empty board's (vision.occlusion), squares
     warm: float = 0.0                # warm clipped colour on dark squares (vision.occlusion.ClippedCue), squares
+    edge: float = 0.0                # frame at the board's edge changed since the last hand-free picture (EdgeWatch)
     ms: float = 0.0
     t: float = 0.0
     stack: dict[int, float] = field(default_factory=dict)  # occupied squares: fit, -1 a man .. +1 a king
@@ -146,7 +147,13 @@ class Classifier:
             self._unreachable[:e], self._unreachable[-e:], self._unreachable[:, :e], self._unreachable[:, -e:] = (
                 False, False, False, False)
         self.band: BandCue | None = None
+        self.edge: EdgeWatch | None = None
+        self._light_log = np.zeros(0, np.float32)  # the last picture's light squares' log gains (see _gain)
         if appearance is not None:
+            st = self.stacks
+            self.edge = EdgeWatch(n, px, self.margin, piece_reach(
+                {rc: sq for rc, sq in self.square_at.items()}, n, px, self.margin,
+                *((st.pose, st.radius, st.height) if st is not None else ())))
             self.band = BandCue(n, px, self.margin, None if self.stacks is None else self.stacks.reach(margin=True),
                                 appearance.band)
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
@@ -201,6 +208,7 @@ class Classifier:
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
         lum = np.where(light, ref.sum(2) / obs.sum(2), 0.0)
+        self._light_log = np.log(lum[light]).astype(np.float32)  # the light's pattern (vision.occlusion.EdgeWatch)
         # a clipped channel (a square brighter than the sensor takes) says nothing of the tint or the level
         fair = light & (obs.max(-1) < CLIPPED)
         self._clipped_cells = light & ~fair  # as the sensor took them (the gain may bring them back below)
@@ -329,6 +337,15 @@ class Classifier:
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light or dark_inside > DARK_INSIDE
                     or hands >= self.hand_squares or skin > self.skin_squares or covered or arm or warm > WARM_SQUARES)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
+        # the frame at the board's edge against the last hand-free picture: a hand reaching in (its pixels before
+        # the glare's white is taken off pieces below)
+        edge = 0.0
+        if self.edge is not None:
+            occupied = frozenset((sq, bool(votes[row, col, 1] >= votes[row, col, 2]))  # (square, white)
+                                 for (row, col), sq in self.square_at.items()
+                                 if votes[row, col, 0] < votes[row, col, 1] + votes[row, col, 2])
+            edge = self.edge.watch(corrected, full, occupied, self._light_log, occluded)
+            occluded = occluded or edge > EDGE_SQUARES
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
         pieces: list[tuple[tuple[int, int], int]] = []
@@ -347,8 +364,8 @@ class Classifier:
         # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
         stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
-                       skin=skin, band=band, warm=warm, ms=(time.perf_counter() - start) * 1000, t=t, stack=stack,
-                       unknown=unknown)
+                       skin=skin, band=band, warm=warm, edge=edge, ms=(time.perf_counter() - start) * 1000, t=t,
+                       stack=stack, unknown=unknown)
 
     def _deglare(self, lab_full: np.ndarray, corrected: np.ndarray, gain_full: np.ndarray, row: int, col: int
                  ) -> tuple[int, int]:

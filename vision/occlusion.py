@@ -1,6 +1,7 @@
 """Hand cues that need more than a pixel's class: skin over the light squares (:class:`SkinCue`), an arm over
 the band outside the board (:class:`BandCue`), a warm colour the sensor clipped on a dark square
-(:class:`ClippedCue`).
+(:class:`ClippedCue`), a hand reaching in over the board's edge since the last hand-free picture
+(:class:`EdgeWatch`).
 
 Skin over the light squares: the cue that sees a hand of the light squares' own brightness.
 
@@ -23,7 +24,7 @@ import numpy as np
 from vision.colour import CLIPPED, features
 from vision.errors import CameraConfigError
 
-__all__ = ["SkinCue", "BandCue", "ClippedCue"]
+__all__ = ["SkinCue", "BandCue", "ClippedCue", "EdgeWatch", "EDGE_SQUARES", "piece_reach"]
 
 STEP = 2        # the cue works on a view of half the resolution (px / 2 pixels a square)
 INSET = 0.125   # of a square's side, its edge left out (misregistration, blur into the dark square)
@@ -175,3 +176,178 @@ class ClippedCue:
         hit = np.zeros(sel.shape, np.uint8)
         hit[sel] = colour.min(-1) < WARM * colour.max(-1)
         return float(cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel).sum()) / (self.px * self.px)
+
+
+EDGE_CELL = 2       # pixels a side of the edge watch's cells (a fingertip is 4-8 pixels wide in the top-down view)
+EDGE_LUM = 0.25     # |log brightness| change of a cell, against the reference picture, past the noise and the drift
+EDGE_HUE = 0.05     # colour left over (over brightness) when the light's scale and glare's white are taken off
+EDGE_NEAR = 4       # cells from the board's outline a changed blob must reach (a hand reaching in: 8 pixels)
+EDGE_SQUARES = 0.1  # area (squares) of one changed blob reaching the outline that is a hand
+EDGE_AGREE = 0.05   # the largest changed blob (squares) two pictures in a row may show and still agree
+EDGE_MOVE = 4       # squares whose occupancy may differ from the reference picture's (a move and its captures)
+EDGE_LIGHT = 0.3    # share of light squares whose light may differ by a factor e^0.1 from the reference's
+EDGE_HOLD = 3       # pictures a still change, flagged by this cue alone, stands before it is taken as the scene
+
+
+def piece_reach(squares: dict[tuple[int, int], int], n: int, px: int, margin: int, pose=None,
+                radius: float = 0.0, height: float = 0.0, grow: float = 9.5) -> dict[int, np.ndarray]:
+    """Where a piece on each dark square (``squares``: (row, col) of the top-down view -> square number) may show
+    in the top-down view with its ``margin``: a king's silhouette a third taller than two men (the hull of its
+    base and its top disc as the camera ``pose`` sees them, :class:`vision.pose.CameraPose`), grown by ``grow``
+    pixels (5 placed off-centre, 3 its contact shadow, 1.5 blur); without a pose, the square grown by half a square."""
+    size = n * px + 2 * margin
+    out = {}
+    a = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    for (row, col), sq in squares.items():
+        mask = np.zeros((size, size), np.uint8)
+        x, y = col + 0.5, n - row - 0.5
+        if pose is not None and height > 0:
+            r, h = radius + grow / px, 2.67 * height
+            tx, ty = pose.seen_at(x, y, h)
+            rt = r * pose.scale(h)
+            pts = np.vstack([np.column_stack([x + r * np.cos(a), y + r * np.sin(a)]),
+                             np.column_stack([tx + rt * np.cos(a), ty + rt * np.sin(a)])])
+        else:
+            d = 1.0
+            pts = np.array([[x - d, y - d], [x + d, y - d], [x + d, y + d], [x - d, y + d]])
+        pix = np.column_stack([margin + pts[:, 0] * px, margin + (n - pts[:, 1]) * px])
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(pix).astype(np.int32)), 1)
+        out[sq] = mask.astype(bool)
+    return out
+
+
+class EdgeWatch:
+    """The frame just outside the board's outline, in 2x2-pixel cells, against the last hand-free picture of the
+    same scene: a hand reaching in over the board's edge from a player's side changes it, even where it hides
+    only a fingertip's sliver of an edge piece and looks like the frame's own colour scaled (dark skin over a
+    dark frame, a sleeve the frame's colour) or like glare (pale skin over a brown frame), which the empty
+    board's band (:class:`BandCue`) cannot tell from the light. Between two pictures of one scene the light only
+    drifts: each side's brightness is taken against its own median, a cell changed where its brightness moved
+    past ``EDGE_LUM`` (brighter only when no glare's white explains it) or its colour turned past ``EDGE_HUE``
+    (fitted as the reference scaled plus white). A changed blob that reaches within ``EDGE_NEAR`` cells of the
+    outline and covers ``EDGE_SQUARES`` is a hand.
+
+    The reference is a picture no cue flagged that agrees with the one before it (no changed blob past
+    ``EDGE_AGREE``, glare's white and cells clipped anew counted as changes there, the same occupancy): a hand
+    moves between pictures, so one never becomes the reference;
+    a change that stands still for ``EDGE_HOLD`` pictures flagged by this cue alone is taken as the scene (a
+    shadow moved). The reference says nothing of a picture whose occupancy differs on more than
+    ``EDGE_MOVE`` squares (another position: pictures out of a game's order) or whose light pattern differs
+    (more than ``EDGE_LIGHT`` of the light squares' gains moved by a factor e^0.1 against the rest: a new shadow
+    band, another lamp). Where a square's occupancy changed, the cells its piece may reach (``reach``, per
+    square, in the view with its margin) say nothing; clipped cells neither."""
+
+    def __init__(self, n: int, px: int, margin: int, reach: dict[int, np.ndarray]):
+        c = EDGE_CELL
+        self.px, self.size = px, (n * px + 2 * margin) // c
+        h, k = self.size, margin // c
+        yy, xx = np.mgrid[0:h, 0:h]
+        away = np.stack([k - yy, yy - (h - k - 1), k - xx, xx - (h - k - 1)])
+        depth = away.max(0)  # cells beyond the outline (Chebyshev), 1 = the cell beside it
+        ring = depth >= 1
+        self._idx = np.flatnonzero(ring)  # the cells watched, as flat indices of the cell grid
+        self._near = ((depth <= EDGE_NEAR) & ring).ravel()
+        side = away.argmax(0).ravel()[self._idx]
+        self._sides = [np.flatnonzero(side == s) for s in range(4)]
+        self._reach = {}
+        for sq, m in reach.items():
+            cover = (cv2.resize(m.astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0).ravel()[self._idx]
+            if cover.any():
+                self._reach[sq] = cover
+        self._open = np.ones((3, 3), np.uint8)
+        self._grid = np.zeros(h * h, np.uint8)
+        # (cells, occupancy, the light squares' log gains, cells not clipped, cells far from clipping) of the
+        # reference and of the last picture
+        self._ref: tuple | None = None
+        self._prev: tuple | None = None
+        self._held = 0
+
+    def forget(self) -> None:
+        """No reference: the next pictures are of another scene."""
+        self._ref = self._prev = None
+        self._held = 0
+
+    def watch(self, corrected: np.ndarray, raw: np.ndarray, occupied: frozenset, light: np.ndarray,
+              flagged: bool) -> float:
+        """The area (squares) of the largest changed blob reaching the board's outline against the reference, for
+        the light-corrected top-down view ``corrected`` (margin included) and the same view as the sensor took it
+        (``raw``: its clipped pixels say nothing), the pieces ``occupied`` and the light squares' log gains
+        ``light``; then the memory is brought up to date, ``flagged`` telling whether another cue saw a hand.
+        ``occupied`` holds (square, colour) pairs: a piece of the other colour on a square is a change of it."""
+        h = self.size
+        small = cv2.blur(cv2.resize(corrected, (h, h), interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3))
+        cells = small.reshape(-1, 3)[self._idx].T  # (3, cells): b, g, r
+        top = cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].max(-1)
+        fair = top < CLIPPED - 8  # no pixel of the cell near the sensor's top (a mean under it by a margin)
+        dim = top < CLIPPED - 40  # far under it: a cell that clips in the next picture changed
+        area = 0.0
+        ref, prev = self._ref, self._prev
+        if ref is not None and len(occupied ^ ref[1]) <= EDGE_MOVE and self._same_light(light, ref[2]):
+            moved = self._changed(cells, fair, occupied, ref)
+            area = self._blob(moved, near=True)
+        alone = not flagged and area > EDGE_SQUARES
+        self._held = 0 if flagged else self._held
+        if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
+            moved = self._changed(cells, fair, occupied, prev, glare=False) | (prev[4] & ~fair)  # clipped anew
+            agree = self._blob(moved, near=False) < EDGE_AGREE
+            self._held = self._held + 1 if agree and alone else 0
+            if agree and (not alone or self._held >= EDGE_HOLD):
+                self._ref = (cells, occupied, light, fair, dim)
+        now = (cells, occupied, light, fair, dim)
+        self._prev = self._ref if self._ref is not None and self._ref[0] is cells else now
+        return area
+
+    @staticmethod
+    def _same_light(light: np.ndarray, ref: np.ndarray) -> bool:
+        if light.shape != ref.shape or not len(light):
+            return False
+        d = light - ref
+        return float((np.abs(d - np.median(d)) > 0.1).mean()) <= EDGE_LIGHT
+
+    def _changed(self, cells: np.ndarray, fair: np.ndarray, occupied: frozenset, ref, glare: bool = True
+                 ) -> np.ndarray:
+        """Cells changed against ``ref`` (cells, occupancy, light): brightness past the side's own drift, or hue;
+        brighter with glare's white only when not ``glare`` (two pictures in a row agree only where nothing
+        brightened: pale skin over a brown frame is the frame plus white)."""
+        a = ref[0]
+        so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
+        lum = np.log((so + 24.0) / (sr + 24.0))
+        for side in self._sides:
+            here = side[fair[side]]
+            if len(here):
+                lum[side] -= np.median(lum[here])
+        # light scales a colour and glare adds white: fit cells = k ref + w; what is left is no light
+        srr = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
+        sro = a[0] * cells[0] + a[1] * cells[1] + a[2] * cells[2]
+        det = np.maximum(srr * 3 - sr * sr, 1e-3)
+        k = (sro * 3 - sr * so) / det
+        w = (srr * so - sr * sro) / det
+        left = sum((cells[i] - k * a[i] - w) ** 2 for i in range(3))
+        rest = np.sqrt(left) / (so / 3 + 25.0)
+        white = (w > 0.5 * so / 3) if glare else False
+        moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
+        moved &= fair
+        for sq, _ in occupied ^ ref[1]:  # a piece put down, taken off or of the other colour: its cells say nothing
+            if sq in self._reach:
+                moved &= ~self._reach[sq]
+        return moved
+
+    def _blob(self, moved: np.ndarray, near: bool) -> float:
+        """Area (squares) of the largest blob of ``moved`` (a 3x3 opening: noise's specks), reaching within
+        ``EDGE_NEAR`` cells of the outline when ``near``."""
+        if not moved.any():
+            return 0.0
+        grid = self._grid.copy()
+        grid[self._idx] = moved
+        m = cv2.morphologyEx(grid.reshape(self.size, self.size), cv2.MORPH_OPEN, self._open)
+        if not m.any():
+            return 0.0
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if near:
+            hit = np.unique(labels.ravel()[self._near & (m.ravel() > 0)])
+            hit = hit[hit > 0]
+        else:
+            hit = np.arange(1, count)
+        if not len(hit):
+            return 0.0
+        return float(stats[hit, cv2.CC_STAT_AREA].max()) * (EDGE_CELL * EDGE_CELL) / (self.px * self.px)

@@ -1,0 +1,87 @@
+"""The edge watch (vision.occlusion.EdgeWatch): a hand reaching in over the board's edge, against the last
+hand-free picture of the same scene. The bench's own pictures that every other cue missed (a fingertip over an
+edge piece's rim, skin over the frame), the hand-free pictures before them not flagged, and pictures of another
+scene (another position, other light) never compared."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+from rig.simulate.games import load_pdn_game
+from rig.variants import get_variant
+from vision.occlusion import EDGE_SQUARES
+from vision.render import SIDES, render
+from vision.testset import calibration_pictures, game_pictures, position_scene
+
+from calibration.camera import calibrate_camera
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+GAMES = {"portuguese": ("tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn", 1),
+         "international": ("tests/data/international/wk2003.pdn", 1),
+         "brazilian": ("tests/data/brazilian/luizlailo_olinda.pdn", 1)}
+VARIANTS = ("portuguese", "international", "brazilian")
+
+
+def _bench_game(seed: int, g: int, first: int, last: int):
+    """The bench's camera for game ``g`` of ``seed`` (bench/bench_vision.py) and its pictures first .. last."""
+    variant = VARIANTS[g % 3]
+    v = get_variant(variant)
+    empty, start = calibration_pictures(v, seed * 1000 + g, markers=g % 2 == 0, side=SIDES[g % 4])
+    config = calibrate_camera(v, render(empty), render(start)).config
+    path, index = GAMES[variant]
+    game = load_pdn_game(os.path.join(ROOT, path), index)
+    pictures = []
+    for i, pic in enumerate(game_pictures(empty, game.moves[:16], fen=game.fen, seed=seed + g)):
+        if i >= first:
+            pictures.append(pic)
+        if i >= last:
+            break
+    return config, empty, pictures
+
+
+def _check(seed: int, g: int, first: int, missed: int):
+    """Pictures first .. missed - 1 hand-free and not flagged, picture ``missed`` a hand hiding a sliver of the
+    board: flagged by the edge watch after them, not by any cue read alone."""
+    config, _, pictures = _bench_game(seed, g, first, missed)
+    clf = config.classifier()
+    for pic in pictures[:-1]:
+        assert not pic.hand_in_view
+        reading = clf.read(render(pic.scene))
+        assert not reading.occluded, f"hand-free picture flagged (edge {reading.edge:.3f})"
+    hand = pictures[-1]
+    assert 0 < hand.hidden < 0.25
+    img = render(hand.scene)
+    reading = clf.read(img)
+    assert reading.occluded and reading.edge > EDGE_SQUARES, f"edge {reading.edge:.3f}"
+    alone = config.classifier().read(img)  # no hand-free picture before it: no reference
+    assert not alone.occluded and alone.edge == 0.0
+
+
+def test_fingertip_over_an_edge_piece_pale_skin_on_a_dark_frame():
+    """Seed 1 game 0 picture 32 (Portuguese, white at the bottom, markers): the fingers of a hand from black's
+    side over the far frame touch a black man's top (0.0006 square hidden); no trace on the board."""
+    _check(1, 0, 30, 32)
+
+
+def test_fingertips_the_frames_colour_over_the_far_edge():
+    """Seed 12 game 0 picture 32 (Portuguese, white at the bottom): a hand of the frame's own colour (skin
+    178,122,88 over a frame of 176,132,84) from black's side, its fingertips over a black man's top (0.07 square
+    hidden): no colour of the board's own changes but the man's rim."""
+    _check(12, 0, 30, 32)
+
+
+def test_another_scene_is_never_compared():
+    """Two still positions of one camera, other pieces and other light (a picture out of a game's order): the
+    second is not compared with the first (edge 0), and a board seen again in the same light agrees."""
+    v = get_variant("brazilian")
+    empty, start = calibration_pictures(v, 4242, markers=False, side="left")
+    config = calibrate_camera(v, render(empty), render(start)).config
+    clf = config.classifier()
+    first = position_scene(empty, {1: "w", 2: "b", 5: "W", 28: "b", 32: "w"}, 11)
+    second = position_scene(empty, {3: "b", 4: "w", 9: "B", 29: "w", 30: "b", 31: "w"}, 12)
+    for scene in (first, first, second, replace(second, seed=second.seed + 1)):
+        reading = clf.read(render(scene))
+        assert not reading.occluded and reading.edge == 0.0, f"edge {reading.edge:.3f}"
+    clf.edge.forget()
+    assert clf.read(render(second)).edge == 0.0
