@@ -102,7 +102,8 @@ def main(argv=None) -> int:
                 print(f"  board {b} position {k}: a hand seen where none is (unexplained {reading.unexplained:.2f}/"
                       f"{config.occluded_squares}, dark on light {reading.dark_on_light:.2f}/{config.dark_on_light}, "
                       f"hue {reading.foreign}/{config.hand_squares}, skin {reading.skin:.2f}/{config.skin_squares}, "
-                      f"band {reading.band:.2f}/{config.band_squares}, warm {reading.warm:.2f}, edge {reading.edge:.2f})")
+                      f"band {reading.band:.2f}/{config.band_squares}, warm {reading.warm:.2f}, "
+                      f"edge {reading.edge:.2f})")
             full_colour += not reading.occluded and all(
                 (pieces.get(s) or "-").lower() == (reading.squares.get(s) or "-").lower() for s in range(1, n + 1))
             bad_claims = 0

@@ -14,8 +14,9 @@ removals that follow are his, not the mover's), and the mover's lift falls in th
 ``_interleaved`` reads it as the start of the mover's next move, the pieces that move takes included). Any
 other change (the mover's piece set down, another lift, a quiet landing) drops the split as before: a quiet
 reply leaves the board still with the mover's piece off, which ``_interleaved`` already reads from the
-mover's turn (36-31, 19-23, 34 read off 5 ms after the lift of 19). No irregularity comes of it: a player may pick up his piece before his turn (FMJD 002 art. 3.11
-forbids touching it only in his turn), and a dead switch is named once a piece stands on it again.
+mover's turn (36-31, 19-23, 34 read off 5 ms after the lift of 19). No irregularity comes of it: a player
+may pick up his piece before his turn (FMJD 002 art. 3.11 forbids touching it only in his turn), and a dead
+switch is named once a piece stands on it again.
 
 :class:`OwnLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """

@@ -253,15 +253,15 @@ class UnseenReplies:
                         or early is not None and early.square in first.move.captured:
                     continue
                 # with an early lift, the mover's pieces off may be the ones the reply took (ownlift.py)
-                for own in [own, set()] if early is not None and own else [own]:
-                    if own & {first.move.destination, *first.move.captured}:
+                for kept in [own, set()] if early is not None and own else [own]:
+                    if kept & {first.move.destination, *first.move.captured}:
                         continue
                     after = self._physical_after(first, frozenset(shown))
-                    second = explain(after, frozenset(shown), occ | own, index=self._index(after))
+                    second = explain(after, frozenset(shown), occ | kept, index=self._index(after))
                     if second is None or not second.legal or not second.exact \
                             or early is not None and second.move.origin != early.square:
                         continue
-                    self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, own,
+                    self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, kept,
                                              occ)
                     return True
         return False
@@ -344,4 +344,5 @@ class UnseenReplies:
         if placed is None or lifted is None or placed >= lifted:
             return False
         return any(m.destination == move.origin and m.captured == (move.destination,) and m.origin in self._occ
-                   and (m.origin not in changed or self._reclosed(m.origin, settled=False)) for m in self._index().moves)
+                   and (m.origin not in changed or self._reclosed(m.origin, settled=False))
+                   for m in self._index().moves)
