@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from rig.board import Board
 from rig.reconstruct import Reconstructor
-from rig.session import ClockEvent, Frame, HealthLine
+from rig.session import ClockEvent, Frame
 from rig.simulate import SimulatedSession
 from rig.simulate.games import GameSource, load_pdn_folder
 
@@ -77,10 +77,12 @@ def texts_of(variant: str, moves, fen: str | None = None) -> list[str]:
 
 def read_with_health(session: SimulatedSession, health: bool) -> Reconstructor:
     """``session`` transcribed with the scanner's health lines (as ``rig run`` journals them) or from the
-    frames alone (a scanner without its checks): the two modes of bench/bench_faults.py."""
-    r = Reconstructor(session.header)
-    for ev in session.events:
-        if health or not isinstance(ev, HealthLine):
-            r.feed(ev)
-    r.finish()
-    return r
+    frames alone (a scanner without its checks): the two modes of bench/bench_faults.py, read by its own
+    ``transcribe`` so that the tests and the bench cannot drift apart."""
+    return _bench_faults().transcribe(session, health)
+
+
+@lru_cache(maxsize=None)
+def _bench_faults():
+    from tests.bench_helpers import load_bench
+    return load_bench("bench_faults")
