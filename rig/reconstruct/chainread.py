@@ -200,7 +200,12 @@ class ChainReread:
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")
         self._held, self._split = held, split
-        return found.current, (occ - masked) | (_after(found.occ0, found.current.move) & masked)
+        shown = _after(found.occ0, found.current.move)
+        for square in masked - self._mask.squares:
+            # a switch no longer masked (the fault moved to another square) had the state its mask gave it,
+            # not its own: the turn's move read again gives it (a caller may read ``self._occ``, not ours)
+            self._set_reading(square, square in shown)
+        return found.current, (occ - masked) | (shown & masked)
 
     def _reread_freed(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
         """A missing diode's rectangle broke and its squares read again: when what they read contradicts the

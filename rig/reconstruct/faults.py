@@ -158,10 +158,16 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         """Mask ``square`` with the state the game gives it; the debouncer and the confirmed occupancy
         take that state at once (no change is ever read on the square again)."""
         self._mask.set(square, occupied)
+        self._set_reading(square, occupied)
+
+    def _set_reading(self, square: int, occupied: bool) -> None:
+        """The debouncer and the confirmed occupancy take ``occupied`` on ``square`` at once, with no change read
+        (a square masked, or freed when its fault moved to another square: its next frame then reads as a change
+        only where the switch says otherwise)."""
         deb = self._deb
         deb.pending.pop(square, None)
         if deb.raw is not None:
-            deb.raw = self._mask.filter(deb.raw)
+            deb.raw = deb.raw | {square} if occupied else deb.raw - {square}
         if occupied:
             deb.stable.add(square)
             self._occ = self._occ | {square}

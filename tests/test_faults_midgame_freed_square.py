@@ -1,0 +1,40 @@
+"""Failing switches, issue 9: a fault moved to another square by a re-read frees its first square, which must
+read again as the game gives it (bench/bench_faults.py --midgame --games 8, international game 7: the engine
+raised a KeyError there before)."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+
+from rig.simulate import HumanModel, simulate_game
+from sensors.simulation import through_matrix
+from tests.test_faults_matrix import MODES, _game
+from simulate_helpers import read_with_health
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_clock_game_7_fault_moved_off_a_square_the_reply_then_leaves(health):
+    """37 sticks closed under white's piece half a second before 37-32 (ply 28). Nothing is seen lifted, so the
+    move is first read 38-32 with 38's switch stuck; four moves later white's 38-33, lifted from the square the
+    mask held occupied, shows it was 37-32: the moves are read again and the fault moves to 37. 38, freed,
+    kept the state its mask gave it (occupied) although its piece had just left for 33, so black's next move
+    1-7 was read with white's 38 removed from a board that had no piece there (KeyError in the detectors).
+    The freed square now takes the state the re-read game gives it (chainread.py ``_reread_turn``)."""
+    variant, index, ply, clock = "international", 7, 28, True
+    game = _game(variant, index)
+    seed = f"mid:{variant}:{ply}:{clock}:{index}"
+    s = simulate_game(variant, game.moves[:40], fen=game.fen, seed=seed, clock=clock,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    turn, before = s.turns[ply], s.turns[ply - 1]
+    square = min(before.occupied - turn.occupied)
+    assert square == 37
+    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
+    r = read_with_health(s, health)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[28:36] == ["37-32", "10-14", "50-44", "14-19", "33-28", "15-20", "38-33", "1-7"]
+    assert [i for i in r.irregularities if i.status != "dismissed"] == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(37, "stuck-closed")]
+    assert [(o.type, o.squares) for o in r.observations][:1] == [("illegal-move", (38, 37))]   # which switch
