@@ -38,3 +38,27 @@ def test_stuck_closed_international_clock_game_7_fault_moved_off_a_square_the_re
     assert [i for i in r.irregularities if i.status != "dismissed"] == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(37, "stuck-closed")]
     assert [(o.type, o.squares) for o in r.observations][:1] == [("illegal-move", (38, 37))]   # which switch
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_international_no_clock_game_7_fault_moved_while_the_opponents_lift_is_pending(health):
+    """25 dies half a second before white's 30-25 lands there (ply 10): read 30-24 with 24's switch dead (the
+    mask holding 24 occupied). Black's 12-18 shows it was 30-25: the moves are read again, the fault moves to
+    25, and 24 is freed. The split at black's lift, taken before the re-read, still had 24 occupied, so white's
+    next move 34-30 was read with a piece removed from the empty 24 (KeyError in the detectors). The commit now
+    takes a freed square as the move leaves it (chainread.py ``_freed_occupancy``)."""
+    variant, index, ply, clock = "international", 7, 10, False
+    game = _game(variant, index)
+    seed = f"mid:{variant}:{ply}:{clock}:{index}"
+    s = simulate_game(variant, game.moves[:20], fen=game.fen, seed=seed, clock=clock,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    turn, before = s.turns[ply], s.turns[ply - 1]
+    square = min(turn.occupied - before.occupied)
+    assert square == 25
+    s = through_matrix(s, [f"dead:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
+    r = read_with_health(s, health)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[10:13] == ["30-25", "12-18", "34-30"]
+    assert [i for i in r.irregularities if i.status != "dismissed"] == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(25, "dead")]

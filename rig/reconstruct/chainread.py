@@ -143,6 +143,9 @@ class ChainReread:
 
     def _init_chainread(self) -> None:
         self._open_readings: list[OpenReading] = []
+        # squares a re-read freed (their fault moved to another square): until the next commit, an occupancy
+        # taken before the re-read has them as their mask had them, not as the game does
+        self._freed: frozenset[int] = frozenset()
 
     def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None) -> None:
         """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
@@ -201,10 +204,8 @@ class ChainReread:
         self._rewrite_chain(t, found, "the moves after it show which was played")
         self._held, self._split = held, split
         shown = _after(found.occ0, found.current.move)
-        for square in masked - self._mask.squares:
-            # a switch no longer masked (the fault moved to another square) had the state its mask gave it,
-            # not its own: the turn's move read again gives it (a caller may read ``self._occ``, not ours)
-            self._set_reading(square, square in shown)
+        for square in self._freed:
+            self._set_reading(square, square in shown)     # the turn's move, read again, gives its state
         return found.current, (occ - masked) | (shown & masked)
 
     def _reread_freed(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
@@ -260,6 +261,7 @@ class ChainReread:
                 self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
                                  fault_square(r.fault, found.steps[r.ply - first][0]))
         prev = olds[0]
+        freed, self._freed = self._freed, frozenset()      # the moves read again carry the game's own occupancies
         for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
             self._commit(Explanation(move, True, None), entry.t, "re-read from the moves after it", occ_after=after)
@@ -270,6 +272,9 @@ class ChainReread:
             prev = after
         for square in list(self._mask.assumed):
             self._mask_square(square, self.board.piece_at(square) is not None)
+        self._freed = freed
+        for square in freed:
+            self._set_reading(square, square in found.occ0)
         seg.occ0 = found.occ0
         self._seg = seg
         if awaiting is not None:
@@ -281,6 +286,13 @@ class ChainReread:
                       f"{entries[changed].move_text} re-read as {move.text(name=name)}",
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
+
+    def _freed_occupancy(self, move: Move, occ: frozenset[int]) -> frozenset[int]:
+        """``occ``, the board after the turn being committed, with each square freed by a re-read as ``move``
+        leaves it (the occupancy may have been taken before the re-read, from the square's mask); the freed
+        squares read as their switches say from here on."""
+        freed, self._freed = self._freed, frozenset()
+        return (occ - freed) | (_after(self._seg.occ0, move) & freed)
 
     def _restamp(self, index: int, pressed: bool, stamp: Any) -> None:
         """The move ``index`` read again keeps the press and the clock's times of the move it replaces."""
@@ -304,6 +316,7 @@ class ChainReread:
                 self._emit(fault)
                 break
         self._mask.remove(old)
+        self._freed = self._freed | {old}
         self._mask_square(new, False)
         name = self.variant.square_name
         self._note(t, f"square {name(new)}: switch {kind} (not {name(old)}: the moves after it show which), "

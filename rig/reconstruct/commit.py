@@ -240,6 +240,8 @@ class CommitPolicy:
             reread = self._reread_turn(t, occ, committing=True)   # an earlier open reading explains it
             if reread is not None:
                 expl, occ = reread
+        if self._freed:
+            occ = self._freed_occupancy(expl.move, occ)     # chainread.py
         seg = self._seg
         setup_before = None
         in_turn = self.board              # the position with the side whose turn it was to move

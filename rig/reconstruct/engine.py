@@ -108,7 +108,7 @@ class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, Reco
         # failing switches (faults, ghostread, chainread)
         "_mask", "_setup_obs", "_first_t", "_ambiguous_seg", "_waited", "_ending", "_closed_once", "_held_squares",
         "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
-        "_raw_prev", "_raw_t", "_reread_alts", "_reread_undo", "_refuted", "_open_readings", "_raw_on",
+        "_raw_prev", "_raw_t", "_reread_alts", "_reread_undo", "_refuted", "_open_readings", "_freed", "_raw_on",
         "_off_early",
     )
 
