@@ -24,6 +24,18 @@ def test_stuck_on_empty_international_clock_lifted_piece_is_the_piece_played(hea
 
 
 @pytest.mark.parametrize("health", MODES)
+def test_stuck_on_empty_international_no_clock_reply_under_way_settles_the_reading(health):
+    """Game 1, without a clock: 19 sticks under black's piece before it is lifted, so 19-23 shows only its
+    landing; white lifts 28 and 18-23 or 19-23 is read from a stuck origin (18, the lowest; an observation, the
+    reading open). White's 28x19 takes 23 off and lands on 19 unseen: no move with 18-23 read. When black lifts
+    14 (his next move begins while white's is pending), the reading is taken the other way: 19-23, the fault
+    moved to 19, then 28x19 and 14x23 (was 18-23 with 28 and 14 taken off, then illegal moves)."""
+    s, r, square = _stuck_on_empty("international", 28, False, health, plies=34, game_index=1)
+    assert _read_exactly(s, r, square)[26:30] == ["50-44", "19-23", "28x19", "14x23"]
+    assert any(o.detail == "18-23 re-read as 19-23" for o in r.observations)
+
+
+@pytest.mark.parametrize("health", MODES)
 def test_stuck_on_empty_international_clock_capture_cleared_just_before_the_origin_recloses(health):
     """Game 2, with a clock: white's 18x9 over 13; 13 is taken off and 18 reads occupied again 50 ms later and
     stays (stuck). The captured piece was in the hand for 50 ms, under ``touch_s``: no deliberate move put it on
