@@ -7,7 +7,9 @@ itself may tell later: the piece that went to the other square is played from th
 13-19 shows as 12-19, not a move), or a rectangle breaks and the square reads what stands on it. When the
 board a turn shows is explained by no legal move under the reading taken but exactly by one legal move once
 an earlier open reading is taken the other way (every move between them staying the same legal move), the
-moves from that reading on are read again: that is what the sensors showed, not a player's irregularity.
+moves from that reading on are read again: that is what the sensors showed, not a player's irregularity. A
+reading of the turn still under way (its move not yet committed: the opponent's first lift pending) is kept, and
+the opponent's move then tells it the same way once the mover begins his next one (:meth:`ChainReread._split_reread`).
 
 :func:`reread_chain` is the pure search; :class:`ChainReread` (mixed into
 :class:`rig.reconstruct.faults.FaultHandling`) keeps the open readings and rewrites the record.

@@ -11,7 +11,10 @@ on (docs/reconstruction.md, "Failing switches").
   before ``a3-b4`` (b4 off, a3 on), but a3 closed *before* b4 was lifted (no hand puts a piece down before
   lifting it), so it is the capture (:meth:`StuckEmpty._reclosed`, unseen.py ``_stuck_capture_shown``), also
   when c5 closed only a moment before b4's lift (0.1 s in a held-out game): the order of the changes tells, not
-  how long c5 has read occupied (``settled=False``).
+  how long c5 has read occupied (``settled=False``). A captured piece taken off less than ``touch_s`` before the
+  origin closed again was not put there (18x9, 13 off, 18 closing 50 ms later); where a switch stuck under
+  another origin that never opened fits too (18-23 for 19-23), the piece lifted is the piece played
+  (:meth:`StuckEmpty._stuck_lifted_origin`; touch-move), the reading left open.
 - *Before the landing* (:meth:`StuckEmpty._landing_closed_before`): a legal move is read whose destination
   already read occupied when its turn began, with no piece of the game there and no change on it in the turn
   (the square closed earlier on its own and the move was read from the other squares): a piece cannot land on
