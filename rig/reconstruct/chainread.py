@@ -7,7 +7,9 @@ itself may tell later: the piece that went to the other square is played from th
 13-19 shows as 12-19, not a move), or a rectangle breaks and the square reads what stands on it. When the
 board a turn shows is explained by no legal move under the reading taken but exactly by one legal move once
 an earlier open reading is taken the other way (every move between them staying the same legal move), the
-moves from that reading on are read again: that is what the sensors showed, not a player's irregularity.
+moves from that reading on are read again: that is what the sensors showed, not a player's irregularity. A
+reading of the turn still under way (its move not yet committed: the opponent's first lift pending) is kept, and
+the opponent's move then tells it the same way once the mover begins his next one (:meth:`ChainReread._split_reread`).
 
 :func:`reread_chain` is the pure search; :class:`ChainReread` (mixed into
 :class:`rig.reconstruct.faults.FaultHandling`) keeps the open readings and rewrites the record.
@@ -23,7 +25,7 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
-from rig.reconstruct.state import Segment, Undo, snap
+from rig.reconstruct.state import SIDE, Segment, Undo, snap
 
 __all__ = ["OpenReading", "ChainReading", "fault_square", "reread_chain", "turn_shown", "ChainReread", "REREAD_PLIES",
            "REREAD_FAULT_PLIES"]
@@ -162,9 +164,9 @@ class ChainReread:
         keep = []
         standing = []
         for r in self._open_readings:
-            if r.standing:
-                standing.append(r)        # read by _reread_standing
-                continue
+            if r.standing or r.ply == n:
+                standing.append(r)        # read by _reread_standing; or the turn under way (its move not
+                continue                  # yet committed: :meth:`_split_reread`, then re-read as the others)
             if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
                 continue
             ply = plies[r.ply]
@@ -207,6 +209,61 @@ class ChainReread:
         for square in self._freed:
             self._set_reading(square, square in shown)     # the turn's move, read again, gives its state
         return found.current, (occ - masked) | (shown & masked)
+
+    def _split_reread(self, t: float, lifted: int) -> bool:
+        """The mover lifts his piece on ``lifted`` while his opponent's first lift is pending (a split: the
+        mover's move not yet committed, read from a turn two moves explained, an open reading of that turn):
+        the opponent's changes since that lift are a legal move exactly with the turn read the other way, and
+        none with the reading taken (28x19 landing unseen on the stuck 19 after 18-23 was read for 19-23). The
+        opponent's move was over (the mover begins his next one): the turn is read the other way (the fault
+        moves with it), the opponent's move is committed, and the lift begins the mover's next move."""
+        split = self._split
+        if split is None or self._held is not None or not isinstance(split.plan, Explanation):
+            return False
+        plan = split.plan.move
+        n = len(self._plies)
+        reading = next((r for r in self._open_readings if r.ply == n and r.fault and not r.standing
+                        and any(m.key == plan.key for m in r.moves)), None)
+        if reading is None:
+            return False
+        seg = self._seg
+        rest = Segment(split.t, split.occ)
+        for c in seg.changes[split.index:]:
+            self._record_change(rest, c)
+        occ = self._occ | {lifted}
+        masked = self._mask.squares | {fault_square(reading.fault, m) for m in reading.moves}
+        accept = turn_shown(rest, occ, masked, self._index)
+        board = self.board
+
+        def shown(move: Move) -> Explanation | None:
+            after = snap(board)
+            after.push(move)
+            return accept(snap(after), _after(seg.occ0, move))
+
+        if shown(plan) is not None:
+            return False                  # the reading taken explains the opponent's move
+        others = [m for m in reading.moves if m.key != plan.key and shown(m) is not None]
+        if len(others) != 1:
+            return False
+        move = others[0]
+        self._split = None
+        self._open_readings = [r for r in self._open_readings if r is not reading]
+        self._move_fault(t, reading.fault, fault_square(reading.fault, plan), fault_square(reading.fault, move))
+        name = self.variant.square_name
+        text = move.text(name=name)
+        self._cut(split.index, split.t, Explanation(move, True, None), _after(seg.occ0, move),
+                  f"read as {text}: {SIDE[not board.turn]} began his move before a clock press")
+        entry = self.moves[-1]
+        self._observe("illegal-move", t, (move.origin, move.destination), f"{plan.text(name=name)} re-read as {text}",
+                      entry.side == "white", entry.number,
+                      "a masked square left two moves possible; the move after it shows which was played")
+        occ = self._occ | {lifted}
+        reply = turn_shown(self._seg, occ, self._mask.squares, self._index)(self.board, self._seg.occ0)
+        if reply is not None and reply.exact:
+            self._commit(reply, t, f"{SIDE[not self.board.turn]} lifted {name(lifted)}: his move starts",
+                         occ_after=(occ - self._mask.squares) | (_after(self._seg.occ0, reply.move)
+                                                                 & self._mask.squares))
+        return True
 
     def _reread_freed(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
         """A missing diode's rectangle broke and its squares read again: when what they read contradicts the

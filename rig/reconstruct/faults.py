@@ -364,6 +364,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
         if not found:
             return self._stuck_on_empty(occ, lifted) or self._stuck_after_lift(occ, lifted)   # unseen, stuckempty
+        if (lifted_origin := self._stuck_lifted_origin(found, occ, lifted)) is not None:
+            return lifted_origin          # the piece lifted is the one played (stuckempty.py)
         if self._ghost_watch and not self._no_diode:
             ghostly = self._ghost_origin(found, occ, lifted)
             if ghostly is not None:

@@ -259,6 +259,8 @@ class Segmenter:
                     plan = self._plan(occ_before, square)
                     if plan is not None:
                         self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
+                elif self._split_reread(t, square):
+                    seg = self._seg       # the mover's move read the other way, the opponent's then (chainread.py)
                 elif self._dead_landing(c):
                     seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
                 elif self._interleaved(t, occ_before):

@@ -11,7 +11,10 @@ on (docs/reconstruction.md, "Failing switches").
   before ``a3-b4`` (b4 off, a3 on), but a3 closed *before* b4 was lifted (no hand puts a piece down before
   lifting it), so it is the capture (:meth:`StuckEmpty._reclosed`, unseen.py ``_stuck_capture_shown``), also
   when c5 closed only a moment before b4's lift (0.1 s in a held-out game): the order of the changes tells, not
-  how long c5 has read occupied (``settled=False``).
+  how long c5 has read occupied (``settled=False``). A captured piece taken off less than ``touch_s`` before the
+  origin closed again was not put there (18x9, 13 off, 18 closing 50 ms later); where a switch stuck under
+  another origin that never opened fits too (18-23 for 19-23), the piece lifted is the piece played
+  (:meth:`StuckEmpty._stuck_lifted_origin`; touch-move), the reading left open.
 - *Before the landing* (:meth:`StuckEmpty._landing_closed_before`): a legal move is read whose destination
   already read occupied when its turn began, with no piece of the game there and no change on it in the turn
   (the square closed earlier on its own and the move was read from the other squares): a piece cannot land on
@@ -30,6 +33,7 @@ on (docs/reconstruction.md, "Failing switches").
 from __future__ import annotations
 
 from rig.board import Board
+from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, turn_shown
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
@@ -60,13 +64,18 @@ class StuckEmpty:
     def _reclosed(self, square: int, settled: bool = True) -> bool:
         """``square`` opened in the turn and closed again (``touch_s`` or more ago with ``settled``), and no piece
         but its own was lifted before it closed (nothing the hand could put there: no player puts a piece down
-        from nowhere)."""
+        from nowhere), but for an opponent's piece taken off less than ``touch_s`` before it closed."""
         seg = self._seg
         close = reclosing(seg, square)
         if close is None or settled and self._now - close.t < self.settings.touch_s:
             return False
+        # an opponent's piece taken off (a capture cleared) less than ``touch_s`` before the closing is no piece
+        # the hand put there: a lift that short is no deliberate move of it (Settings.touch_s)
+        board, mover, touch = self.board, self.board.turn, self.settings.touch_s
         lifted = {c.square for c in seg.changes if c.up and c.t <= close.t}
-        return lifted == {square}
+        brief = {c.square for c in seg.changes if c.up and 0 <= close.t - c.t < touch and c.square != square
+                 and (piece := board.piece_at(c.square)) is not None and piece[0] != mover}
+        return lifted - brief == {square}
 
     def _stuck_after_lift(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board (``occ``), but one legal move explains every
@@ -98,6 +107,23 @@ class StuckEmpty:
         self._fault(x, "stuck-closed", t_x, f"{name(x)} read occupied again after its piece left, with no other "
                                             f"piece lifted, and the piece came down on "
                                             f"{name(expl.move.destination)}: its switch is stuck closed", False)
+        return expl
+
+    def _stuck_lifted_origin(self, found: list[tuple[Move, int, str]], occ: frozenset[int],
+                             lifted: int | None) -> Explanation | None:
+        """The board is a legal move with a switch stuck under its origin (``found``: each origin never opened,
+        :func:`one_square_off`), and also (:meth:`_stuck_after_lift`) the move of the one piece the mover lifted,
+        its square closed again after the lift: the piece he lifted is the one he played (touch-move:
+        FMJD 002 art. 3.11, CODEX 004 art. 42.C). That reading needs the switch alone, the other a
+        touched piece not played besides: the lifted piece's move is read, its origin named ``stuck-closed``,
+        and the reading stays open with the others (chainread.py: the moves after it may tell)."""
+        if any(kind != "stuck-closed" for _, _, kind in found):
+            return None
+        expl = self._stuck_after_lift(occ, lifted)
+        if expl is None:
+            return None
+        self._open_reading([expl, *(Explanation(m, True, None) for m, _, _ in found)], self._seg.occ0,
+                           fault="stuck-closed")
         return expl
 
     def _landing_closed_before(self, expl: Explanation, board: Board) -> None:
