@@ -48,6 +48,15 @@ class OpenReading(NamedTuple):
     #                                 switch stuck closed under them reads the same (stuckcapture.py)
     gone: bool = False              # ``standing`` are pieces read taken off the board, which a switch that died
     #                                 under them reads the same (stuckcapture.py)
+    beside: tuple[int, ...] = ()    # the fault's square with each of ``moves`` where it is neither's origin nor
+    #                                 destination (a switch stuck on an empty square beside the landing, unseen.py)
+
+    def fault_at(self, move: Move) -> int:
+        """The square of the reading's faulty switch when ``move`` was played (:func:`fault_square`)."""
+        assert self.fault is not None
+        if self.beside:
+            return self.beside[next(i for i, m in enumerate(self.moves) if m.key == move.key)]
+        return fault_square(self.fault, move)
 
 
 def fault_square(kind: str, move: Move) -> int:
@@ -70,6 +79,19 @@ def _after(occ: frozenset[int], move: Move) -> frozenset[int]:
     return (occ - {move.origin}).difference(move.captured) | {move.destination}
 
 
+def _moved_with_fault(move: Move, swap: dict[int, int], moves: Sequence[Move]) -> Move | None:
+    """``move`` was read onto (off) the square a faulty switch was read under, so its landing (lift) showed
+    nothing; read again with the fault under another square (``swap``: old square to new), the one legal move
+    (``moves``) of the same piece onto (off) the new square instead, capturing the same pieces. None: none or two."""
+    dest, orig = swap.get(move.destination), swap.get(move.origin)
+    if dest is None and orig is None:
+        return None
+    fits = [m for m in moves if set(m.captured) == set(move.captured) and (
+        dest is not None and m.origin == move.origin and m.destination == dest
+        or orig is not None and m.destination == move.destination and m.origin == orig)]
+    return fits[0] if len(fits) == 1 else None
+
+
 def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_at: Callable[[int], Board],
                  index_of: Callable[[Board], PositionIndex],
                  accept: Callable[[Board, frozenset[int]], Any]) -> ChainReading | None:
@@ -77,8 +99,10 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
     occupancy)`` gives what the board shows after the moves read that way (the current turn's move), or None
     when it contradicts them. ``played``: the moves read from the first open reading's ply on (each legal, as
     the record has them); ``board_at(ply)``: the position before that ply. Every move between keeps being the
-    same legal move; the way that changes the fewest readings wins (a reading nothing contradicts stays).
-    None when no way fits, or two with as few changes (the sensors do not tell)."""
+    same legal move, or, where it was read onto (off) the square of a fault the re-read moves, the same piece's
+    move onto (off) the fault's new square (:func:`_moved_with_fault`); the way that changes the fewest
+    readings wins (a reading nothing contradicts stays). None when no way fits, or two with as few changes
+    (the sensors do not tell)."""
     if not readings:
         return None
     first = readings[0].ply
@@ -95,9 +119,19 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
         board = snap(board_at(first))
         cur = readings[0].occ0
         steps: list[tuple[Move, frozenset[int]]] = []
-        for move in combo:
-            if not any(m.key == move.key for m in index_of(board).moves):
-                break
+        swap: dict[int, int] = {}
+        for k, move in enumerate(combo):
+            legal = index_of(board).moves
+            if not any(m.key == move.key for m in legal):
+                moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
+                if moved is None:
+                    break
+                move = moved
+            r = by_ply.get(first + k)
+            if r is not None and r.fault and move is not played[k]:
+                old, new = r.fault_at(played[k]), r.fault_at(move)
+                if old != new:
+                    swap[old] = new
             cur = _after(cur, move)
             steps.append((move, cur))
             board = snap(board)
@@ -144,12 +178,14 @@ class ChainReread:
     def _init_chainread(self) -> None:
         self._open_readings: list[OpenReading] = []
 
-    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None) -> None:
-        """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
+    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None,
+                      beside: tuple[int, ...] = ()) -> None:
+        """The turn being read was explained by two legal moves (``alts``) that nothing told apart (``beside``:
+        the fault's square with each, :class:`OpenReading`)."""
         ply = len(self._plies)
         moves = tuple(dict.fromkeys(e.move for e in alts))
         self._open_readings = [r for r in self._open_readings if r.ply < ply] + [
-            OpenReading(ply, moves, occ0, fault)]
+            OpenReading(ply, moves, occ0, fault, beside=beside if len(beside) == len(moves) else ())]
 
     def _live_readings(self) -> list[OpenReading]:
         """The open readings still to re-read: recent, their ply read as one of their moves, every ply from
@@ -192,7 +228,10 @@ class ChainReread:
         masked = self._mask.squares
         # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
-        unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
+        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault for m in r.moves)
+        late = self._landed_late(t, occ, lifted)      # earlylift.py: the mover's piece came down after that lift
+        if late is not None:
+            return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
             return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted)
@@ -250,10 +289,13 @@ class ChainReread:
         readings = self._open_readings
         self._open_readings = [r for r in readings if r.standing and r.ply < first]
         self._reread_alts = None
+        freed = []
         for r in readings:
             if r.fault and first <= r.ply and r.ply - first < len(found.steps):
-                self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
-                                 fault_square(r.fault, found.steps[r.ply - first][0]))
+                old = r.fault_at(entries[r.ply - first].move)
+                self._move_fault(t, r.fault, old, r.fault_at(found.steps[r.ply - first][0]))
+                if r.fault != "ghost":
+                    freed.append(old)         # (a ghost's squares follow its rectangle: ghostread.py)
         prev = olds[0]
         for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
@@ -265,6 +307,7 @@ class ChainReread:
             prev = after
         for square in list(self._mask.assumed):
             self._mask_square(square, self.board.piece_at(square) is not None)
+        self._freed_as_game(freed)
         seg.occ0 = found.occ0
         self._seg = seg
         if awaiting is not None:
@@ -276,6 +319,24 @@ class ChainReread:
                       f"{entries[changed].move_text} re-read as {move.text(name=name)}",
                       entries[changed].side == "white", entries[changed].number,
                       f"a masked square left two moves possible; {why}")
+
+    def _freed_as_game(self, squares: list[int]) -> None:
+        """Squares a moved fault unmasked take the state the game now gives them, as a masked square does (the
+        debouncer held them as masked): the next frame reads a change there only if the switch shows one."""
+        deb = self._deb
+        for square in squares:
+            if square in self._mask or deb.raw is None:
+                continue
+            on = self.board.piece_at(square) is not None
+            deb.pending.pop(square, None)
+            if on:
+                deb.raw = deb.raw | {square}
+                deb.stable.add(square)
+                self._occ = self._occ | {square}
+            else:
+                deb.raw = deb.raw - {square}
+                deb.stable.discard(square)
+                self._occ = self._occ - {square}
 
     def _restamp(self, index: int, pressed: bool, stamp: Any) -> None:
         """The move ``index`` read again keeps the press and the clock's times of the move it replaces."""

@@ -167,6 +167,9 @@ class UnseenReplies:
                           "a switch stuck closed on any of " + ", ".join(name(f[0]) for f in found) + " explains "
                           f"the board; the one that closed first ({name(x)}) is taken for the switch, the last for "
                           "the landing")
+            # the moves after it may show the other (chainread.py): the fault goes with the move
+            self._open_reading([f[1] for f in found], seg.occ0, fault="stuck-closed",
+                               beside=tuple(f[0] for f in found))
         return expl
 
     def _diode_trouble(self) -> bool:
