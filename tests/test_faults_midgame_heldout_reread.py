@@ -4,11 +4,29 @@ few plies after the fault; the moves are read exactly, no player irregularity st
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
-from tests.test_faults_matrix import MODES
+from rig.simulate import HumanModel, simulate_game
+from sensors.simulation import through_matrix
+from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES, _game
 from tests.test_faults_midgame_heldout import _midgame
 from tests.test_faults_midgame_stuck_on_empty import _read_exactly, _stuck_on_empty
+
+
+def _stuck_leaving(variant: str, index: int, ply: int, clock: bool, health: bool, plies: int):
+    """bench_faults.py --midgame ``stuck-closed``: the switch under the lowest square ply ``ply``'s move empties
+    sticks closed half a second before that turn. (session, reconstructor, square)."""
+    game = _game(variant, index)
+    seed = f"mid:{variant}:{ply}:{clock}:{index}"
+    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    turn, before = s.turns[ply], s.turns[ply - 1]
+    square = min(before.occupied - turn.occupied)
+    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
+    return s, read_with_health(s, health), square
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -36,3 +54,17 @@ def test_stuck_on_empty_international_clock_game_3_fault_moves_with_the_reread(h
     s, r, square = _stuck_on_empty("international", 22, True, health, plies=26, game_index=3)
     assert _read_exactly(s, r, square)[20:24] == ["41-36", "17-21", "27-22", "18x27"]
     assert [o.detail for o in r.observations if o.type == "illegal-move"] == ["read as 17-22", "17-22 re-read as 17-21"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_brazilian_no_clock_game_1_multi_capture_from_a_stuck_origin(health):
+    """Game 1, without a clock: a5 sticks closed under white's piece; black's d6xb4 takes c5, then white's
+    a5xc3xa1 shows only its landings on c3 and a1 and the removal of b4 (b2 still standing). No player plays a
+    piece from nowhere: d6xb4 is read, a5 stuck-closed, and white's turn from the landing on c3 (unseen.py
+    ``_stuck_reply``): was one black move b2-a1 with five irregularities."""
+    s, r, square = _stuck_leaving("brazilian", 1, 22, False, health, plies=26)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[20:24] == ["b4-c5", "d6xb4", "a5xa1", "e7-d6"]
+    assert r.irregularities == []
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(square, "stuck-closed")]
