@@ -30,7 +30,7 @@ move is re-read (chainread.py) and the fault withdrawn: no switch failed there (
 
 from __future__ import annotations
 
-from rig.reconstruct.chainread import ChainReading, _after, reread_chain, turn_shown
+from rig.reconstruct.chainread import ChainReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.state import PendingSplit, Segment, snap
 
@@ -157,4 +157,6 @@ class EarlyLift:
         name = self.variant.square_name
         self._withdraw_fault(index, f"the piece of {found.steps[0][0].text(name=name)} came down on {name(square)} "
                                     f"after the opponent's lift: {name(dead)} was never its square")
-        return found.current, (occ - masked) | (_after(found.occ0, found.current.move) & (masked - {dead}))
+        move = found.current.move
+        after = (found.occ0 - {move.origin}).difference(move.captured) | {move.destination}
+        return found.current, (occ - masked) | (after & (masked - {dead}))
