@@ -50,6 +50,15 @@ class OpenReading(NamedTuple):
     #                                 switch stuck closed under them reads the same (stuckcapture.py)
     gone: bool = False              # ``standing`` are pieces read taken off the board, which a switch that died
     #                                 under them reads the same (stuckcapture.py)
+    beside: tuple[int, ...] = ()    # the fault's square with each of ``moves`` where it is neither's origin nor
+    #                                 destination (a switch stuck on an empty square beside the landing, unseen.py)
+
+    def fault_at(self, move: Move) -> int:
+        """The square of the reading's faulty switch when ``move`` was played (:func:`fault_square`)."""
+        assert self.fault is not None
+        if self.beside:
+            return self.beside[next(i for i, m in enumerate(self.moves) if m.key == move.key)]
+        return fault_square(self.fault, move)
 
 
 def fault_square(kind: str, move: Move) -> int:
@@ -72,6 +81,19 @@ def _after(occ: frozenset[int], move: Move) -> frozenset[int]:
     return (occ - {move.origin}).difference(move.captured) | {move.destination}
 
 
+def _moved_with_fault(move: Move, swap: dict[int, int], moves: Sequence[Move]) -> Move | None:
+    """``move`` was read onto (off) the square a faulty switch was read under, so its landing (lift) showed
+    nothing; read again with the fault under another square (``swap``: old square to new), the one legal move
+    (``moves``) of the same piece onto (off) the new square instead, capturing the same pieces. None: none or two."""
+    dest, orig = swap.get(move.destination), swap.get(move.origin)
+    if dest is None and orig is None:
+        return None
+    fits = [m for m in moves if set(m.captured) == set(move.captured) and (
+        dest is not None and m.origin == move.origin and m.destination == dest
+        or orig is not None and m.destination == move.destination and m.origin == orig)]
+    return fits[0] if len(fits) == 1 else None
+
+
 def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_at: Callable[[int], Board],
                  index_of: Callable[[Board], PositionIndex],
                  accept: Callable[[Board, frozenset[int]], Any]) -> ChainReading | None:
@@ -79,8 +101,10 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
     occupancy)`` gives what the board shows after the moves read that way (the current turn's move), or None
     when it contradicts them. ``played``: the moves read from the first open reading's ply on (each legal, as
     the record has them); ``board_at(ply)``: the position before that ply. Every move between keeps being the
-    same legal move; the way that changes the fewest readings wins (a reading nothing contradicts stays).
-    None when no way fits, or two with as few changes (the sensors do not tell)."""
+    same legal move, or, where it was read onto (off) the square of a fault the re-read moves, the same piece's
+    move onto (off) the fault's new square (:func:`_moved_with_fault`); the way that changes the fewest
+    readings wins (a reading nothing contradicts stays). None when no way fits, or two with as few changes
+    (the sensors do not tell)."""
     if not readings:
         return None
     first = readings[0].ply
@@ -97,9 +121,19 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
         board = snap(board_at(first))
         cur = readings[0].occ0
         steps: list[tuple[Move, frozenset[int]]] = []
-        for move in combo:
-            if not any(m.key == move.key for m in index_of(board).moves):
-                break
+        swap: dict[int, int] = {}
+        for k, move in enumerate(combo):
+            legal = index_of(board).moves
+            if not any(m.key == move.key for m in legal):
+                moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
+                if moved is None:
+                    break
+                move = moved
+            r = by_ply.get(first + k)
+            if r is not None and r.fault and move is not played[k]:
+                old, new = r.fault_at(played[k]), r.fault_at(move)
+                if old != new:
+                    swap[old] = new
             cur = _after(cur, move)
             steps.append((move, cur))
             board = snap(board)
@@ -149,12 +183,14 @@ class ChainReread:
         # taken before the re-read has them as their mask had them, not as the game does
         self._freed: frozenset[int] = frozenset()
 
-    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None) -> None:
-        """The turn being read was explained by two legal moves (``alts``) that nothing told apart."""
+    def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None,
+                      beside: tuple[int, ...] = ()) -> None:
+        """The turn being read was explained by two legal moves (``alts``) that nothing told apart (``beside``:
+        the fault's square with each, :class:`OpenReading`)."""
         ply = len(self._plies)
         moves = tuple(dict.fromkeys(e.move for e in alts))
         self._open_readings = [r for r in self._open_readings if r.ply < ply] + [
-            OpenReading(ply, moves, occ0, fault)]
+            OpenReading(ply, moves, occ0, fault, beside=beside if len(beside) == len(moves) else ())]
 
     def _live_readings(self) -> list[OpenReading]:
         """The open readings still to re-read: recent, their ply read as one of their moves, every ply from
@@ -197,7 +233,10 @@ class ChainReread:
         masked = self._mask.squares
         # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
-        unsure = frozenset(fault_square(r.fault, m) for r in self._open_readings if r.fault for m in r.moves)
+        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault for m in r.moves)
+        late = self._landed_late(t, occ, lifted)      # earlylift.py: the mover's piece came down after that lift
+        if late is not None:
+            return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
             return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted)
@@ -231,7 +270,7 @@ class ChainReread:
         for c in seg.changes[split.index:]:
             self._record_change(rest, c)
         occ = self._occ | {lifted}
-        masked = self._mask.squares | {fault_square(reading.fault, m) for m in reading.moves}
+        masked = self._mask.squares | {reading.fault_at(m) for m in reading.moves}
         accept = turn_shown(rest, occ, masked, self._index)
         board = self.board
 
@@ -248,7 +287,7 @@ class ChainReread:
         move = others[0]
         self._split = None
         self._open_readings = [r for r in self._open_readings if r is not reading]
-        self._move_fault(t, reading.fault, fault_square(reading.fault, plan), fault_square(reading.fault, move))
+        self._move_fault(t, reading.fault, reading.fault_at(plan), reading.fault_at(move))
         name = self.variant.square_name
         text = move.text(name=name)
         self._cut(split.index, split.t, Explanation(move, True, None), _after(seg.occ0, move),
@@ -315,8 +354,8 @@ class ChainReread:
         self._reread_alts = None
         for r in readings:
             if r.fault and first <= r.ply and r.ply - first < len(found.steps):
-                self._move_fault(t, r.fault, fault_square(r.fault, entries[r.ply - first].move),
-                                 fault_square(r.fault, found.steps[r.ply - first][0]))
+                self._move_fault(t, r.fault, r.fault_at(entries[r.ply - first].move),
+                                 r.fault_at(found.steps[r.ply - first][0]))
         prev = olds[0]
         freed, self._freed = self._freed, frozenset()      # the moves read again carry the game's own occupancies
         for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):

@@ -19,13 +19,18 @@ The same lift can come while the mover's piece is still in his hand (13 read lif
 for 21-17): the mover's move is read as over, and its destination, still open, as a ``dead`` switch. The
 landing comes a moment later; the square, masked, reads closed under the piece the game put there once that
 move is committed. A switch that reads the very piece it was named dead for worked all along: the fault is
-withdrawn (:meth:`EarlyLift._late_landing`; kept in ``sensor_faults`` with the reason, emitted again).
+withdrawn (:meth:`EarlyLift._late_landing`; kept in ``sensor_faults`` with the reason, emitted again). Where two
+squares explained the move (19 left for 19-23 or 19-24, 24 read dead: never seen closing) the piece may come down
+on the other one: the first closing after the opponent's lift, only his lifts before it. When his turn then shows
+no legal move, but one with that closing taken as the mover's landing and his move re-read onto that square, the
+move is re-read (chainread.py) and the fault withdrawn: no switch failed there (:meth:`EarlyLift._landed_late`).
 
 :class:`EarlyLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
 
 from __future__ import annotations
 
+from rig.reconstruct.chainread import ChainReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.state import PendingSplit, Segment, snap
 
@@ -107,3 +112,51 @@ class EarlyLift:
                     self._withdraw_fault(index, f"{name} read closed under the piece of {ply.text or move}: it "
                                                 "came down after the fault was read (a piece still in the hand)")
                 return
+
+    def _landed_late(self, t: float, occ: frozenset[int],
+                     lifted: int | None) -> tuple[Explanation, frozenset[int]] | None:
+        """The turn under way shows no legal move; the last ply was read with a ``dead`` switch on one of two
+        squares its piece could reach, and the turn's first closing, only the opponent's lifts before it, is the
+        other square: the mover's piece still in his hand at that lift came down there (the module docstring).
+        When the turn without that closing shows one legal move after the last ply re-read onto that square,
+        the ply is re-read, the closing is its landing and the fault is withdrawn. The turn's move and the
+        occupancy after it, or None (nothing changed)."""
+        plies = self._plies
+        last = len(plies) - 1
+        reading = next((r for r in self._live_readings() if r.ply == last and r.fault == "dead"), None)
+        seg = self._seg
+        down = next((i for i, c in enumerate(seg.changes) if not c.up), None)
+        if reading is None or down is None or not down:
+            return None
+        square = seg.changes[down].square
+        played = plies[last].move
+        alts = [m for m in reading.moves if m.destination == square and m.key != played.key]
+        index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
+                      and f.kind == "dead" and not f.withdrawn), None)
+        if len(alts) != 1 or index is None or square in seg.occ0:
+            return None
+        alone = reading._replace(moves=tuple(alts), fault=None, beside=())
+        head = Segment(seg.t0, (reading.occ0 - {played.origin}) | {square}, pieces=seg.pieces)
+        for c in seg.changes[:down] + seg.changes[down + 1:]:
+            self._record_change(head, c)
+        masked = self._mask.squares
+        found: ChainReading | None = reread_chain(
+            [alone], [played], lambda k: plies[k].board_before, self._index,
+            turn_shown(head, occ, masked, self._index, lifted))
+        if found is None:
+            return None
+        self._open_readings = [alone] + [r for r in self._open_readings if r.standing]
+        held, split = self._held, self._split
+        self._held = self._split = None
+        self._seg = head
+        self._rewrite_chain(t, found, f"the piece came down on {self.variant.square_name(square)} after the "
+                                      "opponent's lift (still in the hand)")
+        self._held, self._split = held, split
+        dead = played.destination
+        self._mask.remove(dead)
+        name = self.variant.square_name
+        self._withdraw_fault(index, f"the piece of {found.steps[0][0].text(name=name)} came down on {name(square)} "
+                                    f"after the opponent's lift: {name(dead)} was never its square")
+        move = found.current.move
+        after = (found.occ0 - {move.origin}).difference(move.captured) | {move.destination}
+        return found.current, (occ - masked) | (after & (masked - {dead}))

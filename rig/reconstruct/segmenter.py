@@ -181,8 +181,8 @@ class Segmenter:
                 and self._masked_reply(c, occ):
             seg = self._seg                   # the opponent's move from a masked square began
             piece = None
-        if up and not self._clock_mode and self._split is None and seg.changes and self._phase is PLAY \
-                and self._stuck_reply(c, occ | {square}):
+        if up and not self._clock_mode and (self._split is None or self._split_took_capture()) and seg.changes \
+                and self._phase is PLAY and self._stuck_reply(c, occ | {square}):
             seg = self._seg                   # the mover's move read, then a reply from a stuck switch
             mover = self.board.turn
         if piece is not None and piece[0] != mover and (

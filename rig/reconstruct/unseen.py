@@ -3,9 +3,10 @@
 - A reply from a masked square shows no lift: the opponent's first change after the board showed the mover's
   move begins his turn (:meth:`UnseenReplies._masked_reply`).
 - Without a clock, a switch that sticks closed under the piece the opponent then plays shows no lift either:
-  the board shows the mover's move, a square closing where the opponent can land, then the mover lifting
-  again. No player plays a piece from nowhere, so a legal reply onto that square whose origin never opened
-  names the stuck switch (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
+  the board shows the mover's move, a square closing where the opponent can land (a capture's landings one
+  after the other), then the mover lifting again (or the capture's first removal). No player plays a piece
+  from nowhere, so a legal reply onto that square whose origin never opened names the stuck switch
+  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
 - Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
   landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
 
@@ -28,17 +29,20 @@ __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
 
 def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozenset[int], occ: frozenset[int],
-                         moved: Iterable[int]) -> list[Move]:
+                         moved: Iterable[int], lifted: int | None = None) -> list[Move]:
     """The legal replies of the side to move of ``after`` (the board reading ``occ_after``) that leave the board
     reading ``occ`` when their origin's switch stays closed: every square as the reply leaves it but the
-    origin, which still reads occupied and did not change in the turn (``moved``: the squares that did)."""
+    origin, which still reads occupied and did not change in the turn (``moved``: the squares that did).
+    ``lifted``: a piece the reply captures, the first taken off; the others it captures may still stand (their
+    removal under way, FMJD 002 art. 3.11)."""
     moved = frozenset(moved)
     out = []
     for m in index.moves:
         if m.origin in moved or m.origin not in occ:
             continue
         result = (occ_after - {m.origin}).difference(m.captured) | {m.destination}
-        if result | {m.origin} == occ:
+        if result | {m.origin} == occ or lifted in m.captured and result | {m.origin} | (
+                frozenset(m.captured) - {lifted}) == occ:
             out.append(m)
     return out
 
@@ -66,12 +70,16 @@ class UnseenReplies:
         """Without a clock, the mover lifts a piece (``c``) while the board shows his move plus the landing of
         a reply of his opponent whose origin never opened (``c`` may be a piece the reply captures): his move
         is committed, the origin is a ``stuck-closed`` sensor fault (masked from now on), and the opponent's
-        turn is read from the landing on (``c`` is of it). Where two origins fit, the lowest is read and an
-        observation says so (the moves after it may show the other: chainread.py)."""
+        turn is read from the landing on (``c`` is of it). A capture's reply shows its landings one by one (a5xc3xa1:
+        c3 set down and lifted, then a1; :meth:`_reply_hops`) and may be clearing its pieces (``c`` the first of
+        them, the others standing): the turn is cut at its first landing. The mover's capture cleared, his last
+        removal read as a possible reply (``_split``), is no reply. Where two origins fit, the lowest is read and
+        an observation says so (the moves after it may show the other: chainread.py)."""
         seg = self._seg
-        if self._clock_mode or self._split is not None or self._held is not None or not seg.changes \
-                or self._diode_trouble():
-            return False
+        split = self._split
+        if self._clock_mode or self._held is not None or not seg.changes or self._diode_trouble() \
+                or split is not None and (not self._split_took_capture() or split.square in occ_before):
+            return False                  # (a piece the mover's capture took, lifted and kept off: his removal)
         # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
         # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one); two squares
         # newly occupied (the mover's landing and the reply's), or the landing on a square occupied when the
@@ -92,6 +100,8 @@ class UnseenReplies:
         placed = [x]
         moved = frozenset(last)
         found = []
+        first = self._reply_hops(x)
+        hops = frozenset(ch.square for ch in changes[first:])
         for x in placed:
             occ_plan = occ_before - {x}
             plan = self._explain(occ_plan)
@@ -100,9 +110,11 @@ class UnseenReplies:
             after = self._physical_after(plan, occ_plan)
             index = self._index(after)
             for target in {occ_before, occ_before - {c.square}}:
-                replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - {x})
+                replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - hops,
+                                                           None if target == occ_before else c.square)
                            if m.destination == x and (target == occ_before or c.square in m.captured)
-                           and m.origin != c.square]     # (a switch that opens now is not stuck)
+                           and m.origin != c.square     # (a switch that opens now is not stuck)
+                           and hops <= set(m.path[1:])]
                 found.extend((plan, occ_plan, m) for m in replies)
         if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
                                                                                  for _, _, r in found):
@@ -114,7 +126,14 @@ class UnseenReplies:
         t_x = last[x]
         name = self.variant.square_name
         mover = self.board.turn
-        self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
+        self._split = None
+        if first < len(changes) - 1:
+            # a capture's landings before its last (a5xc3xa1 set down on c3, then a1): the reply's from the first
+            t_x = changes[first].t
+            self._cut(first, t_x, plan, occ_plan, f"{'black' if mover else 'white'} landed on "
+                                                  f"{name(changes[first].square)}")
+        else:
+            self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
         origin = reply.origin
         self._fault(origin, "stuck-closed", t_x, f"{name(origin)} never opened, yet only the piece there reaches "
                                                  f"{name(x)}: its switch is stuck closed", True)
@@ -126,8 +145,25 @@ class UnseenReplies:
                           f"read as {reply.text(name=name)}", not mover, self._number,
                           "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
                           + f" explains the landing on {name(x)}; the sensors cannot tell which")
-        self._record_change(self._seg, SquareChange(t_x, x, False))
+        if first == len(changes) - 1:
+            self._record_change(self._seg, SquareChange(t_x, x, False))
         return True
+
+    def _reply_hops(self, x: int) -> int:
+        """The index of the first change of a reply landing last on ``x``: the turn's last changes, a landing
+        lifted again ``touch_s`` or more after it was set down (a capture's hop: FMJD 002 art. 3.9) before
+        it, back to the mover's last change; each clear of the one before by ``touch_s``."""
+        changes = self._seg.changes
+        touch = self.settings.touch_s
+        first = len(changes) - 1
+        while first >= 3 and changes[first - 1].up and changes[first - 1].square == changes[first - 2].square \
+                and not changes[first - 2].up and changes[first - 2].square != x \
+                and changes[first].t - changes[first - 1].t >= touch \
+                and changes[first - 1].t - changes[first - 2].t >= touch \
+                and changes[first - 2].t - changes[first - 3].t >= touch and changes[first - 2].square not in \
+                self._seg.occ0:
+            first -= 2
+        return first
 
     def _stuck_on_empty(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board, but one legal move explains every square but
@@ -167,6 +203,9 @@ class UnseenReplies:
                           "a switch stuck closed on any of " + ", ".join(name(f[0]) for f in found) + " explains "
                           f"the board; the one that closed first ({name(x)}) is taken for the switch, the last for "
                           "the landing")
+            # the moves after it may show the other (chainread.py): the fault goes with the move
+            self._open_reading([f[1] for f in found], seg.occ0, fault="stuck-closed",
+                               beside=tuple(f[0] for f in found))
         return expl
 
     def _diode_trouble(self) -> bool:
