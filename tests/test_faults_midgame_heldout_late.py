@@ -51,3 +51,19 @@ def test_stuck_closed_international_no_clock_game_5_reply_lands_on_the_stuck_cap
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")]
     assert square == 20
 
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_international_no_clock_game_5_reply_lands_on_the_movers_lifted_square(health):
+    """25 dies under white's piece 0.15 s after black lifts 14 for 14-19 (read off early); white's 25x14 then
+    shows only its landing on 14 and the removal of 20, and black lifts 9 for 9x20. Black's own lifted square
+    (14) reads closed again under white's landing, so the lift of 9 was read as black still at work and all ran
+    into one irregular 14-19 (wrong-piece-removed, own-piece-removed). That lift now tries unseen.py's
+    ``_interleaved`` reading (segmenter.py ``_theirs_off``): 14-19, then 25x14 from the square read off early;
+    the lift of 9 begins black's next move."""
+    s, r, square = _midgame(5, 16, "dead-under-piece", False, health, plies=24)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[15:19] == ["14-19", "25x14", "9x20", "34-29"]
+    assert r.irregularities == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "dead")]
+    assert square == 25

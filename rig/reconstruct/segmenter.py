@@ -272,6 +272,10 @@ class Segmenter:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(t, occ_before) or self._interleaved(t, occ_before):
                     seg = self._seg
+            elif seg.changes and self._theirs_off(seg, occ_before) and self._interleaved(t, occ_before):
+                # his own lifted square closed again under the opponent's landing (a reply onto it, the reply's
+                # piece read off early: a switch dead under it): his move, the reply, and c begins his next
+                seg = self._seg
         elif (up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
               and square == self._split.plan.move.destination and self._split_to_masked()):
             # the mover lifts the piece he played again after the opponent's piece went to a masked square,
@@ -417,6 +421,14 @@ class Segmenter:
         turn = self.board.turn
         return all(x not in occ for x in seg.lift_order
                    if self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn)
+
+    def _theirs_off(self, seg: Segment, occ: frozenset[int]) -> bool:
+        """A piece of the side not to move was lifted in the segment and is still off the board at ``occ``, and a
+        square of the side to move's lifts reads closed again (unseen.py ``_interleaved``'s early lift)."""
+        board, turn = self.board, self.board.turn
+        owners = {x: board.piece_at(x) for x in seg.lift_order}
+        return any(p is not None and p[0] != turn and x not in occ for x, p in owners.items()) \
+            and any(p is not None and p[0] == turn and x in occ for x, p in owners.items())
 
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
         """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
