@@ -430,13 +430,24 @@ class Segmenter:
         return any(p is not None and p[0] != turn and x not in occ for x, p in owners.items()) \
             and any(p is not None and p[0] == turn and x in occ for x, p in owners.items())
 
+    def _landed_before_lift(self, seg: Segment, expl: Explanation) -> bool:
+        """``expl``'s destination closed before its origin opened in the segment: no hand puts a piece down
+        before lifting it (FMJD 002 art. 3.5: the piece moves from its square to the one it lands on), so that
+        move is not what the frames show (a switch stuck under another origin is: faults.py)."""
+        move = expl.move
+        if move.origin == move.destination or move.origin in self._mask:
+            return False
+        lift = next((c.t for c in seg.changes if c.square == move.origin and c.up), None)
+        land = next((c.t for c in seg.changes if c.square == move.destination and not c.up), None)
+        return lift is not None and land is not None and land < lift
+
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
         """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
         seg = self._seg
         other = snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
-        if expl is None or not expl.legal or not expl.exact:
+        if expl is None or not expl.legal or not expl.exact or self._landed_before_lift(seg, expl):
             return False
         passed = self._passes(t, SIDE[other.turn])
         self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
