@@ -73,7 +73,7 @@ def test_dead_under_piece_international_no_clock_game_5_reply_lands_on_the_mover
 def test_stuck_closed_international_no_clock_game_7_landing_before_the_lift_is_no_second_move(health):
     """25 sticks closed under white's piece before white's 25x34 over 30: the capture shows its landing on 34,
     then 30 taken off. Black's 30-34 (a second black move) explains the board exactly too, but 34 closed before
-    30 opened: no hand puts a piece down before lifting it (segmenter.py ``_landed_before_lift``), so it is not
+    30 opened: no hand puts a piece down before lifting it (segmenter.py ``_landing_before_its_lift``), so it is not
     read as two-moves; 25x34 is read with 25 stuck (faults.py). Was two-moves twice, then capture-not-taken on
     every white move and position-lost."""
     s, r, square = _midgame(7, 16, "stuck-closed", False, health, plies=22)

@@ -430,7 +430,7 @@ class Segmenter:
         return any(p is not None and p[0] != turn and x not in occ for x, p in owners.items()) \
             and any(p is not None and p[0] == turn and x in occ for x, p in owners.items())
 
-    def _landed_before_lift(self, seg: Segment, expl: Explanation) -> bool:
+    def _landing_before_its_lift(self, seg: Segment, expl: Explanation) -> bool:
         """``expl``'s destination closed before its origin opened in the segment: no hand puts a piece down
         before lifting it (FMJD 002 art. 3.5: the piece moves from its square to the one it lands on), so that
         move is not what the frames show (a switch stuck under another origin is: faults.py)."""
@@ -447,7 +447,7 @@ class Segmenter:
         other = snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
-        if expl is None or not expl.legal or not expl.exact or self._landed_before_lift(seg, expl):
+        if expl is None or not expl.legal or not expl.exact or self._landing_before_its_lift(seg, expl):
             return False
         passed = self._passes(t, SIDE[other.turn])
         self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
