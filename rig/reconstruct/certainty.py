@@ -13,7 +13,7 @@ from __future__ import annotations
 from rig.move import Move
 from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation
-from rig.reconstruct.state import PendingSplit
+from rig.reconstruct.state import PendingSplit, snap
 
 __all__ = ["Certainty"]
 
@@ -125,7 +125,26 @@ class Certainty:
         if not isinstance(plan, Explanation) or not self._plan_fits_board(plan):
             return False
         after = self._physical_after(plan, split.occ)
-        return any(m.origin == split.square and square in m.captured for m in self._index(after).moves)
+        if any(m.origin == split.square and square in m.captured for m in self._index(after).moves):
+            return True
+        return self._captures_onto_unchanged(plan, split.square, square)
+
+    def _captures_onto_unchanged(self, plan: Explanation, origin: int, square: int) -> bool:
+        """The capture ``plan`` leaves pieces standing whose squares never changed in the turn (a piece left
+        standing, or a switch stuck closed under it: the frames alike) and the opponent's piece lifted from
+        ``origin`` takes the piece just played on ``square`` only by a capture landing on one of those squares:
+        no player lands on an occupied square (FMJD 002 art. 3.5), so his capture is under way, the piece left
+        standing is the switch's reading (stuckempty.py ``_stuck_landing`` reads the capture again once the
+        landing shows nothing)."""
+        standing = frozenset(plan.standing)
+        if not standing or not plan.legal or square != plan.move.destination \
+                or any(c.square in standing for c in self._seg.changes):
+            return False
+        after = snap(self.board)
+        after.push(plan.move)
+        after.clear_stack()
+        return any(m.origin == origin and square in m.captured and m.destination in standing
+                   for m in self._index(after).moves)
 
     def _plan_fits_board(self, plan: Explanation) -> bool:
         """The explanation was made on the engine's board as it is (every piece it names stands there)."""

@@ -274,6 +274,10 @@ class Segmenter:
                 # pieces already off may be the ones that move captured (the move then shows exactly)
                 if self._other_side_move(t, occ_before) or self._interleaved(t, occ_before):
                     seg = self._seg
+            elif seg.changes and self._theirs_off(seg, occ_before) and self._interleaved(t, occ_before):
+                # his own lifted square closed again under the opponent's landing (a reply onto it, the reply's
+                # piece read off early: a switch dead under it): his move, the reply, and c begins his next
+                seg = self._seg
         elif (up and self._split is not None and self._mask.assumed and isinstance(self._split.plan, Explanation)
               and square == self._split.plan.move.destination and self._split_to_masked()):
             # the mover lifts the piece he played again after the opponent's piece went to a masked square,
@@ -420,13 +424,32 @@ class Segmenter:
         return all(x not in occ for x in seg.lift_order
                    if self.board.piece_at(x) is not None and self.board.piece_at(x)[0] == turn)
 
+    def _theirs_off(self, seg: Segment, occ: frozenset[int]) -> bool:
+        """A piece of the side not to move was lifted in the segment and is still off the board at ``occ``, and a
+        square of the side to move's lifts reads closed again (unseen.py ``_interleaved``'s early lift)."""
+        board, turn = self.board, self.board.turn
+        owners = {x: board.piece_at(x) for x in seg.lift_order}
+        return any(p is not None and p[0] != turn and x not in occ for x, p in owners.items()) \
+            and any(p is not None and p[0] == turn and x in occ for x, p in owners.items())
+
+    def _landing_before_its_lift(self, seg: Segment, expl: Explanation) -> bool:
+        """``expl``'s destination closed before its origin opened in the segment: no hand puts a piece down
+        before lifting it (FMJD 002 art. 3.5: the piece moves from its square to the one it lands on), so that
+        move is not what the frames show (a switch stuck under another origin is: faults.py)."""
+        move = expl.move
+        if move.origin == move.destination or move.origin in self._mask:
+            return False
+        lift = next((c.t for c in seg.changes if c.square == move.origin and c.up), None)
+        land = next((c.t for c in seg.changes if c.square == move.destination and not c.up), None)
+        return lift is not None and land is not None and land < lift
+
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
         """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
         seg = self._seg
         other = snap(self.board)
         other.turn = not other.turn
         expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
-        if expl is None or not expl.legal or not expl.exact:
+        if expl is None or not expl.legal or not expl.exact or self._landing_before_its_lift(seg, expl):
             return False
         passed = self._passes(t, SIDE[other.turn])
         self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
