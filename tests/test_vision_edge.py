@@ -85,3 +85,22 @@ def test_another_scene_is_never_compared():
         assert not reading.occluded and reading.edge == 0.0, f"edge {reading.edge:.3f}"
     clf.edge.forget()
     assert clf.read(render(second)).edge == 0.0
+
+
+def test_light_rising_to_the_sensors_top_is_not_a_hand_international():
+    """Seed 5 game 1 pictures 93-104 (International, white on the right, no markers, a glare spot beside the
+    frame): the light's level drifts from 0.99 to 1.20, up to the sensor's top on the light squares (16-20 % of
+    the picture clipped); their red clips first, the light's gain comes out too red and the whole frame beside
+    them turns red against the empty board and the hand-free picture before. Each side's own tint is taken off
+    (vision.occlusion.side_tint): the hand-free pictures are not flagged (band and edge were 0.19-0.44 square
+    on pictures 100 and 103), every picture with a hand over the board still is."""
+    config, _, pictures = _bench_game(5, 1, 88, 104)
+    clf = config.classifier()
+    for i, pic in enumerate(pictures, start=88):
+        reading = clf.read(render(pic.scene))
+        if pic.occluded:
+            assert reading.occluded, f"picture {i}: hand missed"
+        elif not pic.hand_in_view:
+            assert not reading.occluded, (f"picture {i}: hand-free picture flagged (band {reading.band:.2f}, "
+                                          f"edge {reading.edge:.3f})")
+            assert reading.band < 0.15 and reading.edge <= EDGE_SQUARES

@@ -75,6 +75,25 @@ BAND_LUM = 0.5  # |log brightness| change of a band cell, after the light's gain
 BAND_HUE = 0.05  # colour left, over brightness, when the light's scale and glare's white are taken off
 
 
+TINT_CELLS = 8  # cells of a side, unclipped, that measure its own tint
+
+
+def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: list[np.ndarray]) -> np.ndarray:
+    """The reference colours ``ref`` (3, cells) brought to each side's own tint: each channel scaled by the
+    median, over the side's cells in ``use``, of the observed ``obs`` over the reference (a hand covers a few
+    of a side's cells, never most). The light's gain, measured on the light squares, brings the frame
+    outside them to its calibrated tint only while the light squares are fair: when the light rises to the
+    sensor's top their brightest channel (red, on beige) clips first, the gain's red comes out too high and
+    the frame beside them turns red (its hue by 0.05-0.06, a whole side at once), as a hand turns a few cells."""
+    out = ref.copy()
+    for side in sides:
+        here = side[use[side]]
+        if len(here) >= TINT_CELLS:
+            ratio = np.median((obs[:, here] + 24.0) / (ref[:, here] + 24.0), axis=1)
+            out[:, side] = ref[:, side] * (ratio / ratio.mean())[:, None]
+    return out
+
+
 class BandCue:
     """The band just outside the board (the frame, in the top-down view's margin): an arm reaching in over
     the board's edge crosses it. Its cells are compared with the empty board's (``ref``, learned at
@@ -100,6 +119,7 @@ class BandCue:
         centre_r, centre_c = self.rows * c + c / 2, self.cols * c + c / 2
         away = np.stack([lo - centre_r, centre_r - hi, lo - centre_c, centre_c - hi])
         self._side = away.argmax(0)
+        self._sides = [np.flatnonzero(self._side == s) for s in range(4)]
         self._open = np.ones(len(self.rows), bool)  # no piece on the board may show in the cell
         if reach is not None:
             cover = cv2.resize(reach[:k * c, :k * c].astype(np.float32), (k, k), interpolation=cv2.INTER_AREA)
@@ -126,8 +146,8 @@ class BandCue:
         if self.ref is None or not len(self.rows):
             return 0.0
         obs, fair = self.colours(full, gain)
-        ref = self.ref
         use = fair & self._ref_fair & self._open
+        ref = side_tint(obs.T, self.ref.T, use, self._sides).T
         # light scales a colour and glare adds white: fit obs = a ref + w (white) per cell; what is left is no light
         sr, s1 = ref.sum(-1), np.float32(3)
         srr, sro, so = (ref * ref).sum(-1), (ref * obs).sum(-1), obs.sum(-1)
@@ -309,7 +329,7 @@ class EdgeWatch:
         """Cells changed against ``ref`` (cells, occupancy, light): brightness past the side's own drift, or hue;
         brighter with glare's white only when not ``glare`` (two pictures in a row agree only where nothing
         brightened: pale skin over a brown frame is the frame plus white)."""
-        a = ref[0]
+        a = side_tint(cells, ref[0], fair, self._sides)
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
         for side in self._sides:
