@@ -187,13 +187,24 @@ class Classifier:
         corrected = cv2.multiply(canon, cv2.copyMakeBorder(gain, m, m, m, m, cv2.BORDER_REPLICATE), dtype=cv2.CV_8U)
         return self._classes(corrected), cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY)
 
-    def cells(self, canon: np.ndarray, mean: bool = False):
-        """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour)."""
+    def cells(self, canon: np.ndarray, mean: bool = False, where: np.ndarray | None = None):
+        """(n, n, 3) median colour of each square's central block (and, with ``mean``, its mean colour); with
+        ``where`` (n, n) only those squares', the others 0. The median is the two middle values of the sorted
+        block averaged, as ``np.median`` gives it (a radix sort of the uint8 block: a third of its time)."""
         n, px = self.n, self.px
         blocks = canon.reshape(n, px, n, px, 3)[:, self.block, :, self.block].transpose(0, 2, 1, 3, 4)
         blocks = blocks.reshape(n, n, -1, 3)
-        median = np.median(blocks, axis=2)
-        return (median, blocks.mean(axis=2, dtype=np.float32)) if mean else median
+        at = np.ones((n, n), bool) if where is None else where
+        chosen = blocks[at]  # (k, pixels, 3)
+        k = chosen.shape[1]
+        ranked = np.sort(chosen.transpose(0, 2, 1), axis=-1, kind="stable")
+        median = np.zeros((n, n, 3))
+        median[at] = (ranked[..., (k - 1) // 2].astype(np.float64) + ranked[..., k // 2]) / 2
+        if not mean:
+            return median
+        means = np.zeros((n, n, 3), np.float32)
+        means[at] = chosen.mean(axis=1, dtype=np.float32)
+        return median, means
 
     def gain(self, canon: np.ndarray) -> np.ndarray:
         """Per-pixel colour gain that brings the light squares back to their calibrated colour."""
@@ -203,7 +214,7 @@ class Classifier:
         """(per-pixel gain, each light square's corrected colour (n, n, 3))."""
         ap = self.appearance
         n, px = self.n, self.px
-        obs, means = self.cells(canon, mean=True)
+        obs, means = self.cells(canon, mean=True, where=~self.dark)  # only the light squares' are read below
         obs = obs.astype(np.float32) + 1.0
         light = ~self.dark
         ref = ap.light_ref.astype(np.float32) + 1.0
@@ -287,9 +298,15 @@ class Classifier:
         return self._classes(cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U))
 
     def _classes(self, img: np.ndarray) -> np.ndarray:
-        """Class index of every pixel of a light-corrected view."""
-        q = (img >> 2).astype(np.int32)
-        return self.lut[(q[..., 0] << 12) | (q[..., 1] << 6) | q[..., 2]]
+        """Class index of every pixel of a light-corrected view: the colour's 18-bit code (6 bits a channel, BGR)
+        built in place in one int32 array, then one look-up."""
+        q = img >> 2
+        code = q[..., 0].astype(np.int32)
+        code <<= 6
+        code |= q[..., 1]
+        code <<= 6
+        code |= q[..., 2]
+        return self.lut.take(code)
 
     # -- the whole frame --------------------------------------------------------------------
 
