@@ -43,11 +43,8 @@ ERODED = 1.0        # pixels a piece's labelled edge lies inside its true one in
 # between men and kings moves with the king's extra parallax (``StackModel.shift``, pixels), and a black piece's
 # top is only a little brighter than its wall. Band (centre at a shift of 6 pixels, its slope a pixel, its
 # bounds, half-width) for a white and a black piece, set on the still positions of seeds 11-13 (12,899 pieces)
-# and checked on the bench's seeds 1-5 (docs/camera.md). The white band was set again on the same seeds' fits
-# (both looks, issue 12 kings16): on the rows nearest the camera (shift under 4 pixels) 99 % of the white men
-# fit under +0.22 and of the white kings over +0.28, where the old band (centred near +0.52) left kings unknown;
-# every white claim of those seeds stays right with the band 0.05 wider still each side
-BAND = ((0.20, -0.07, (-1.0, 1.0), 0.12), (-0.46, -0.13, (-0.45, 0.0), 0.3))
+# and checked on the bench's seeds 1-5 (docs/camera.md)
+BAND = ((0.25, -0.09, (-1.0, 1.0), 0.15), (-0.46, -0.13, (-0.45, 0.0), 0.3))
 #: weight of the top-against-wall channel beside the silhouette's, for a white and a black piece
 TOP_WEIGHT = (0.5, 1.5)
 #: the piece's brightness is scaled between these percentiles of its own pixels (wall, top): a black piece's
