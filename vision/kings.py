@@ -7,12 +7,12 @@ Seen from the camera (:mod:`vision.pose`), a piece of radius ``r`` and height ``
 camera): the side band between them is what a king shows more of. For every dark square both silhouettes
 (height ``h`` and ``2 h``) are drawn once as templates (+1 piece, -1 no piece); each frame the pixels of the
 piece's colour are correlated with both, each template free to slide a few pixels (a piece placed
-off-centre), all squares at once through the FFT, and the better fit says man or king. A second channel
+off-centre), through the DFT, and the better fit says man or king. A second channel
 says where the piece's top is: its top is lit from above and brighter than its side wall (a king's wall is
 twice as tall, its top twice as far from the base), so the piece's own brightness, scaled between its
 darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
-shift as the silhouette (both channels summed in the frequency domain, a model's fit transformed back at the
-searched shifts only). Each colour's fits are taken off by the bias its start men showed at calibration
+shift as the silhouette (both channels as one complex window, one transform a piece:
+:meth:`StackReader._best`). Each colour's fits are taken off by the bias its start men showed at calibration
 (:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`). A piece
 whose fit says neither is looked at a second time (:meth:`StackReader.read`, :mod:`vision.shading`).
 
@@ -111,6 +111,7 @@ def _draw(size: int, pts: np.ndarray, origin: tuple[float, float]) -> np.ndarray
     return img.astype(np.float32) / 255.0
 
 
+_SIGN = np.array([-1.0, 1.0], np.float32)  # a window's silhouette: -1 where the piece's colour is not, +1 where it is
 _RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAD + 1, 2 * PAD + 1))
 
 
@@ -168,15 +169,6 @@ class StackReader:
         self.size = self.box + 2 * SEARCH                   # observation window, pixels a side
         self.fft = int(2 ** np.ceil(np.log2(self.size)))     # no wrap-around for shifts 0 .. 2 SEARCH
         self.border = self.size
-        # the inverse transform at the 2 SEARCH + 1 shifts a side only (two small matrix products: a fraction of a
-        # full inverse FFT's work); the half spectrum's inner columns count twice (a real correlation)
-        v, half = 2 * SEARCH + 1, self.fft // 2 + 1
-        f = np.arange(self.fft)
-        self._rows = np.exp(2j * np.pi * np.outer(np.arange(v), f) / self.fft).astype(np.complex64)
-        twice = np.full(half, 2.0)
-        twice[0] = twice[-1] = 1.0
-        self._cols = (np.exp(2j * np.pi * np.outer(f[:half], np.arange(v)) / self.fft) * twice[:, None]
-                      / self.fft ** 2).astype(np.complex64)
         k = len(self.squares)
         t = np.zeros((k, 2, self.fft, self.fft), np.float32)
         tops = np.zeros((k, 2, self.fft, self.fft), np.float32)
@@ -184,16 +176,15 @@ class StackReader:
         for i, rc in enumerate(self.squares):
             t[i, :, :self.box, :self.box], tops[i, :, :self.box, :self.box], model = self._templates(rc, radius, height)
             models.append(model)
-        self.spectra = np.conj(np.fft.rfft2(t))
-        self.top_spectra = np.conj(np.fft.rfft2(tops))
+        self.spectra = self._spectra(t, tops)
         self.ideal = np.zeros((k, 2, 2))  # ideal gaps [square, white 0 / black 1, a man 0 / a king 1]
         self.own = np.ones((k, 2, 2))     # each model's fit to its own ideal silhouette, same axes
         if self.squares:
             idx = np.arange(k)
             for m, hh in enumerate((height, 2 * height)):
-                sil, top = self._perfect(radius - ERODED / px, hh)
-                for b, weight in enumerate(TOP_WEIGHT):
-                    best = self._best(sil, top, idx, np.full(k, weight, np.float32))
+                win = self._perfect(radius - ERODED / px, hh)
+                for b in range(len(TOP_WEIGHT)):
+                    best = self._best(win, idx, np.full(k, b))
                     self.ideal[:, b, m] = best[:, 1] - best[:, 0]
                     self.own[:, b, m] = np.maximum(best[:, m], 1.0)
         gap = self.ideal[:, :, 1] - self.ideal[:, :, 0]
@@ -201,11 +192,6 @@ class StackReader:
         self.models = {rc: StackModel(m.window, float(self.ideal[i, worst[i], 0]), float(self.ideal[i, worst[i], 1]),
                                       m.shift, m.tilt) for i, (rc, m) in enumerate(zip(self.squares, models))}
         self.neighbours = {rc: self._neighbours(rc) for rc in self.squares}
-        # each square's observation window as flat indices into the padded view: every window cut in one step
-        wide = n * px + 2 * margin + 2 * self.border
-        span = np.arange(self.size)
-        self._gather = np.array([(m.window[0] + span)[:, None] * wide + (m.window[1] + span)[None, :]
-                                 for m in self.models.values()], np.intp).reshape(-1, self.size, self.size)
         # the neighbours' reach, as flat indices into an observation window (fft pixels a row)
         self._cover = {rc: [(other, (np.nonzero(c)[0] * self.fft + np.nonzero(c)[1]).astype(np.intp))
                             for other, c in nb] for rc, nb in self.neighbours.items()}
@@ -257,29 +243,58 @@ class StackReader:
                 out.append((other, cover))
         return out
 
-    def _perfect(self, r: float, h: float) -> tuple[np.ndarray, np.ndarray]:
-        """Every square's piece of radius ``r`` and height ``h`` as a perfect frame shows it: the silhouette
-        (+1 / -1) and its brightness (+1 its top, -1 its wall, 0 off the piece)."""
-        out = np.zeros((len(self.squares), self.fft, self.fft), np.float32)
-        top = np.zeros_like(out)
+    def _perfect(self, r: float, h: float) -> np.ndarray:
+        """Every square's piece of radius ``r`` and height ``h`` as a perfect frame shows it, as windows (see
+        :meth:`windows`): the silhouette (+1 / -1) and its brightness (+1 its top, -1 its wall, 0 off the
+        piece)."""
+        win = np.zeros((len(self.squares), self.fft, self.fft, 2), np.float32)
+        out, top = win[..., 0], win[..., 1]
         for i, rc in enumerate(self.squares):
             o, x, y = self._origin(rc, self.height)
             sil = _draw(self.size, self.to_px(_silhouette(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
             disc = _draw(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
             out[i, :self.size, :self.size] = np.where(sil, 1, -1)
             top[i, :self.size, :self.size] = np.where(disc, 1, np.where(sil, -1, 0))
-        return out, top
+        return win
 
-    def _best(self, obs: np.ndarray, top: np.ndarray | None, idx: np.ndarray, weight: np.ndarray | None = None
-              ) -> np.ndarray:
-        """(man fit, king fit), each at its best shift, of the observation windows ``obs`` (k, fft, fft) of
-        squares ``idx``, with their brightness windows ``top`` weighted ``weight`` (k,) (None: the silhouette
-        alone)."""
-        spec = np.fft.rfft2(obs)[:, None] * self.spectra[idx]
-        if top is not None and weight is not None:
-            spec += (np.fft.rfft2(top) * weight[:, None, None])[:, None] * self.top_spectra[idx]
-        c = (self._rows @ spec.astype(np.complex64, copy=False) @ self._cols).real
-        return c.reshape(len(idx), 2, -1).max(-1)
+    @staticmethod
+    def _spectra(t: np.ndarray, tops: np.ndarray) -> np.ndarray:
+        """Each square's (man, king) templates as one complex template a colour, transformed once: the silhouette
+        ``t`` real and the top-against-wall ``tops`` imaginary, weighted by the colour's ``TOP_WEIGHT``, the
+        spectrum conjugated (see :meth:`_best`): (square, colour, model, fft, fft, re/im) float32."""
+        k, _, size, _ = t.shape
+        out = np.zeros((k, len(TOP_WEIGHT), 2, size, size, 2), np.float32)
+        g = np.empty((size, size, 2), np.float32)
+        for i in range(k):
+            for b, weight in enumerate(TOP_WEIGHT):
+                for m in range(2):
+                    g[..., 0] = t[i, m]
+                    np.multiply(tops[i, m], np.float32(weight), out=g[..., 1])
+                    out[i, b, m] = cv2.dft(g)
+        out[..., 1] *= -1
+        return out
+
+    def _best(self, win: np.ndarray, idx: np.ndarray, colour: np.ndarray) -> np.ndarray:
+        """(man fit, king fit), each at its best shift, of the windows ``win`` (k, fft, fft, 2: the silhouette,
+        the brightness; see :meth:`windows`) of squares ``idx``, the brightness weighted by the ``TOP_WEIGHT``
+        of ``colour`` (k,) (0 white, 1 black).
+
+        Both channels in one complex correlation: with ``o + i p`` the window (silhouette ``o``, brightness
+        ``p``) and ``t - i w u`` a model's template (silhouette ``t``, top-against-wall ``u``, weight ``w``),
+        the real part of their (unconjugated) correlation is ``o * t + w p * u``, the fit; so one complex
+        transform a window, and one product and one inverse transform a model (OpenCV's DFT, the templates'
+        spectra kept from the calibration, ``_spectra``); only the 2 ``SEARCH`` + 1 shifts a side are read."""
+        k, v = len(idx), 2 * SEARCH + 1
+        spec, prod, c = (np.empty((self.fft, self.fft, 2), np.float32) for _ in range(3))
+        out = np.empty((k, 2))
+        for i in range(k):
+            cv2.dft(win[i], spec)
+            h = self.spectra[idx[i], colour[i]]
+            for m in range(2):
+                cv2.mulSpectrums(spec, h[m], 0, prod)
+                cv2.dft(prod, c, cv2.DFT_INVERSE | cv2.DFT_SCALE)
+                out[i, m] = c[:v, :v, 0].max()
+        return out
 
     # -- frames -----------------------------------------------------------------------------
 
@@ -288,34 +303,36 @@ class StackReader:
         return cv2.copyMakeBorder(lab, b, b, b, b, cv2.BORDER_CONSTANT, value=value)
 
     def windows(self, padded: np.ndarray, pieces, static: np.ndarray | None = None, grey: np.ndarray | None = None,
-                black: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """Observation windows (k, fft, fft): +1 where the piece's colour shows, -1 elsewhere, 0 padding and
-        where a neighbour of the same colour may reach; ``pieces`` ((row, col), colour class) pairs;
-        ``static`` the padded frame pixels to leave out; and, with ``grey`` (the padded view's brightness,
-        uint8), each piece's own pixels' brightness scaled to -1 (its wall) .. +1 (its top) by the
-        ``TOP_PERCENTILES`` of the colour (``black`` the black pieces' class), 0 off the piece."""
+                black: int | None = None) -> np.ndarray:
+        """Observation windows (k, fft, fft, 2), the two channels of a complex window (see :meth:`_best`): the
+        silhouette, +1 where the piece's colour shows, -1 elsewhere, 0 padding and where a neighbour of the same
+        colour may reach; ``pieces`` ((row, col), colour class) pairs; ``static`` the padded frame pixels to
+        leave out; and, with ``grey`` (the padded view's brightness, uint8), the brightness: each piece's own
+        pixels' brightness scaled to -1 (its wall) .. +1 (its top) by the ``TOP_PERCENTILES`` of the colour
+        (``black`` the black pieces' class), 0 off the piece (0 everywhere without ``grey``)."""
         s = self.size
         k = len(pieces)
-        obs = np.zeros((k, self.fft, self.fft), np.float32)
+        win = np.zeros((k, self.fft, self.fft, 2), np.float32)
         colour_at = dict(pieces)
-        greys = None
-        flat = obs.reshape(k, -1)
-        at = self._gather[[self.index[rc] for rc, _ in pieces]]
-        win = padded.ravel()[at] == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
+        corners = [self.models[rc].window for rc, _ in pieces]
+
+        def cut(view: np.ndarray) -> np.ndarray:
+            return np.stack([view[y:y + s, x:x + s] for y, x in corners]) if k else np.zeros((0, s, s), view.dtype)
+
+        on = cut(padded) == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
         if static is not None:
-            win &= ~static.ravel()[at]
-        if grey is not None:
-            greys = grey.ravel()[at]
-        obs[:, :s, :s] = win
-        obs[:, :s, :s] *= 2
-        obs[:, :s, :s] -= 1
+            on &= ~cut(static)
+        obs = win[:, :s, :s, 0]
+        obs[...] = _SIGN.take(on.view(np.uint8))
         for i, (rc, colour) in enumerate(pieces):
+            sil = win[i].reshape(-1, 2)
             for other, cover in self._cover[rc]:
                 if colour_at.get(other) == colour:
-                    flat[i, cover] = 0
-        if greys is None:
-            return obs, None
-        on = obs[:, :s, :s] > 0  # the piece's colour, where no neighbour of its colour may reach
+                    sil[cover, 0] = 0
+        if grey is None:
+            return win
+        on = obs > 0  # the piece's colour, where no neighbour of its colour may reach
+        greys = cut(grey)
         dark = np.array([c == black for _, c in pieces])
         # each piece's brightness percentiles from one histogram a piece (all pieces in one bincount)
         codes = greys.astype(np.int32)
@@ -326,14 +343,16 @@ class StackReader:
         hi = (cum < cum[:, -1:] * pct[:, 1:]).sum(1)
         mid = ((lo + hi) / 2).astype(np.float32)[:, None, None]
         scale = np.maximum((hi - lo) / 2, TOP_CONTRAST).astype(np.float32)[:, None, None]
-        scaled = greys.astype(np.float32)
-        scaled -= mid
-        scaled /= scale
-        np.clip(scaled, -1, 1, out=scaled)
-        scaled[~on] = 0
-        top = np.zeros_like(obs)
-        top[:, :s, :s] = scaled
-        return obs, top
+        # each piece's 256 grey levels scaled once (the same float32 steps as pixel by pixel), looked up in one
+        # take; a pixel off the piece looks up the table's last entry, 0
+        table = np.zeros(k * 256 + 1, np.float32)
+        levels = np.arange(256, dtype=np.float32)[None, :] - mid[:, :, 0]
+        levels /= scale[:, :, 0]
+        np.clip(levels, -1, 1, out=levels)
+        table[:-1] = levels.ravel()
+        codes[~on] = k * 256
+        win[:, :s, :s, 1] = table.take(codes)
+        return win
 
     def reach(self, margin: bool = False) -> np.ndarray:
         """Where a piece standing on the board may show in the top-down view (no margin, ``n px`` a side; with
@@ -364,8 +383,7 @@ class StackReader:
         labelled view, ``grey`` its brightness (see :meth:`windows`)."""
         idx = np.array([self.index[rc] for rc, _ in pieces])
         dark = np.array([c == black for _, c in pieces]).astype(int)
-        obs, top = self.windows(padded, pieces, static, grey, black)
-        best = self._best(obs, top, idx, np.array(TOP_WEIGHT, np.float32)[dark])
+        best = self._best(self.windows(padded, pieces, static, grey, black), idx, dark)
         man, king = self.ideal[idx, dark, 0], self.ideal[idx, dark, 1]
         z = (2 * (best[:, 1] - best[:, 0]) - (man + king)) / np.maximum(king - man, 1e-9) - self.bias[dark]
         own = self.own[idx, dark]
@@ -453,7 +471,7 @@ def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, g
     probe = StackReader(pose, n, px, margin, squares, float(RADII.max()), float(HEIGHTS.max()) / 2)
     padded = probe.padded(lab)
     pst = probe.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
-    windows = probe.windows(padded, men, pst)[0]
+    windows = probe.windows(padded, men, pst)[..., 0]
     widths = _widths(probe, windows, squares)
     r = float(np.clip((np.median(widths) - 1) / 2 / px, RADII.min(), RADII.max())) if widths else 0.38
     obs = np.fft.rfft2(windows)
@@ -474,8 +492,7 @@ def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, g
     pst = reader.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
     idx = np.arange(len(men))
     dark = np.array([c == black for _, c in men]).astype(int)
-    obs, top = reader.windows(padded, men, pst, reader.padded(grey, 0), black)
-    best = reader._best(obs, top, idx, np.array(TOP_WEIGHT, np.float32)[dark])
+    best = reader._best(reader.windows(padded, men, pst, reader.padded(grey, 0), black), idx, dark)
     gaps = best[:, 1] - best[:, 0] - reader.ideal[idx, dark, 0]
     noise = float(1.4826 * np.median(np.abs(gaps - np.median(gaps)))) if len(gaps) else 0.0
     return r, h, noise
