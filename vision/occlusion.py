@@ -233,6 +233,7 @@ EDGE_AGREE = 0.05   # the largest changed blob (squares) two pictures in a row m
 EDGE_MOVE = 4       # squares whose occupancy may differ from the reference picture's (a move and its captures)
 EDGE_LIGHT = 0.3    # share of light squares whose light may differ by a factor e^0.1 from the reference's
 EDGE_HOLD = 3       # pictures a still change, flagged by this cue alone, stands before it is taken as the scene
+EDGE_NOISE = 2.0    # times a side's median colour left over (its noise) a cell's must pass to count
 
 
 def piece_reach(squares: dict[tuple[int, int], int], n: int, px: int, margin: int, pose=None,
@@ -270,7 +271,8 @@ class EdgeWatch:
     board's band (:class:`BandCue`) cannot tell from the light. Between two pictures of one scene the light only
     drifts: each side's brightness is taken against its own median, a cell changed where its brightness moved
     past ``EDGE_LUM`` (brighter only when no glare's white explains it) or its colour turned past ``EDGE_HUE``
-    (fitted as the reference scaled plus white). A changed blob that reaches within ``EDGE_NEAR`` cells of the
+    (fitted as the reference scaled plus white; what every cell of its side shows, the picture's noise, taken
+    off: ``EDGE_NOISE`` times the side's median). A changed blob that reaches within ``EDGE_NEAR`` cells of the
     outline and covers ``EDGE_SQUARES`` is a hand.
 
     The reference is a picture no cue flagged that agrees with the one before it (no changed blob past
@@ -370,8 +372,16 @@ class EdgeWatch:
         det = np.maximum(srr * 3 - sr * sr, 1e-3)
         k = (sro * 3 - sr * so) / det
         w = (srr * so - sr * sro) / det
-        left = sum((cells[i] - k * a[i] - w) ** 2 for i in range(3))
-        rest = np.sqrt(left) / (so / 3 + 25.0)
+        left = np.sqrt(sum((cells[i] - k * a[i] - w) ** 2 for i in range(3)))
+        # the side's own noise: the sensor's and JPEG's colour errors are grey levels whatever the brightness, on
+        # every cell of a side at once (a dark frame: 2-5 levels, 0.05-0.08 of its cells' brightness); a cell
+        # changed by what it shows beyond ``EDGE_NOISE`` times its side's median
+        floor = np.zeros_like(left)
+        for side in self._sides:
+            here = side[fair[side]]
+            if len(here):
+                floor[side] = EDGE_NOISE * np.median(left[here])
+        rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
         white = (w > 0.5 * so / 3) if glare else False
         moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
         moved &= fair
