@@ -104,3 +104,19 @@ def test_light_rising_to_the_sensors_top_is_not_a_hand_international():
             assert not reading.occluded, (f"picture {i}: hand-free picture flagged (band {reading.band:.2f}, "
                                           f"edge {reading.edge:.3f})")
             assert reading.band < 0.15 and reading.edge <= EDGE_SQUARES
+
+
+def test_a_dark_frames_noise_is_no_hand_portuguese_white_at_the_bottom():
+    """Seed 7 game 0 pictures 0-31 in order (Portuguese, markers, a dark brown frame, JPEG 70): the frame's
+    cells (30-45 grey levels) differ from the reference picture's by 2-5 grey levels of colour all along a side,
+    0.05-0.08 of their brightness: a blob of 0.22 square at the left side (picture 30). Each side's own noise
+    (twice its median colour left over) is taken off: the hand-free pictures are not flagged, every picture with
+    a hand over the board still is."""
+    config, _, pictures = _bench_game(7, 0, 0, 31)
+    clf = config.classifier()
+    for i, pic in enumerate(pictures):
+        reading = clf.read(render(pic.scene))
+        if pic.occluded:
+            assert reading.occluded, f"picture {i}: hand missed"
+        elif not pic.hand_in_view:
+            assert not reading.occluded and reading.edge <= EDGE_SQUARES, f"picture {i}: edge {reading.edge:.3f}"

@@ -94,6 +94,20 @@ def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: list[np.
     return out
 
 
+def glare_white(obs: np.ndarray, ref: np.ndarray, scale: np.ndarray, hue: float) -> np.ndarray:
+    """Cells (``obs``, ``ref``: (3, cells)) whose brightening glare's white explains: what the cell shows over its
+    reference at its side's own light (``scale``, per cell: the light along a side scales every cell alike) is
+    white, the same in every channel within ``hue`` of the cell's brightness, and positive. Glare adds the same
+    few tens of grey levels to every channel whatever the colour beneath: on a dark frame (a brown of 30 grey
+    levels) 25 of them nearly double the brightness while the white stays under half of it, so "half the cell's
+    brightness is white" does not tell glare there. Skin over the frame is no frame plus white: its red leads by
+    a few tens of grey levels (over dark brown: pale skin 0.13 of its brightness, tanned skin 0.30)."""
+    d = obs - scale * ref
+    w = d.mean(0)
+    off = np.sqrt(((d - w) ** 2).sum(0)) / (obs.mean(0) + 25.0)
+    return (w > 0) & (off <= hue)
+
+
 class BandCue:
     """The band just outside the board (the frame, in the top-down view's margin): an arm reaching in over
     the board's edge crosses it. Its cells are compared with the empty board's (``ref``, learned at
@@ -156,26 +170,38 @@ class BandCue:
         w = (srr * so - sr * sro) / det
         rest = np.linalg.norm(obs - a[:, None] * ref - w[:, None], axis=-1) / (so / 3 + 25.0)
         lum = np.log((so + 24.0) / (sr + 24.0))
-        for side in range(4):  # the band's own light along each side (the board's gain is measured inside it)
+        light = np.zeros_like(lum)  # the band's own light along each side (the board's gain is measured inside it)
+        for side in range(4):
             here = use & (self._side == side)
             if here.sum() >= 4:
-                lum[self._side == side] -= np.median(lum[here])
-        moved = (rest > BAND_HUE) | (lum < -BAND_LUM) | ((lum > BAND_LUM) & (w < 0.5 * so / 3))
+                light[self._side == side] = np.median(lum[here])
+        lum -= light
+        white = (w >= 0.5 * so / 3) | glare_white(obs.T, ref.T, np.exp(light), BAND_HUE)
+        moved = (rest > BAND_HUE) | (lum < -BAND_LUM) | ((lum > BAND_LUM) & ~white)
         return float((moved & use).sum()) * (self.c * self.c) / (self.px * self.px)
 
 
-WARM = 0.8  # a clipped pixel's least channel over its greatest (tint taken off) under which it is not a white piece
+WARM = 0.8  # a clipped pixel's least channel over its greatest (as taken) under which it is not a white piece
 
 
 class ClippedCue:
     """A colour brighter than the sensor takes on a dark square's inside, and warm: a pale hand (or a beige
-    sleeve) over an overexposed board. A dark square never clips (glare adds at most a few tens to its
-    brown); of what may stand on it only a white piece does, and a white piece is neutral: its channels, the
-    light's tint taken off, stay within a few percent of each other however many of them clipped. Skin keeps
+    sleeve) over an overexposed board. Of what may stand on a dark square only a white piece clips at an
+    ordinary light, and a white piece is neutral; glare (white added) clips a light-brown square's red at the
+    sensor's top too, and leaves it near neutral there (its green and blue lifted by the same white). Skin keeps
     its blue well under its red even with the red at the sensor's top. Every other cue is blind there: a
-    clipped pixel is no evidence of a class, a light or a hue. The pixels whose least channel is under ``WARM``
-    of their greatest, in blobs (a 3x3 opening: JPEG's colour bleeds at a white piece's rim), counted in
-    squares."""
+    clipped pixel is no evidence of a class, a light or a hue. The pixels whose least channel, as the sensor
+    took it, is under ``WARM`` of their greatest, in blobs (a 3x3 opening: JPEG's colour bleeds at a white
+    piece's rim), counted in squares.
+
+    As the sensor took it, not after the light's gain: a lamp's tint leaves a neutral colour within about 12 %
+    (the test set's lamps: red 0.95-1.05, blue 0.93-1.05 of green: a white piece's least channel at least 0.88
+    of its greatest), while the gain's tint is wrong exactly where this cue looks. It is measured on the light
+    squares, and where the light brings them to the sensor's top their brightest channel clips first and reads
+    too low: on a beige board the gain's red comes out 30 % high (its blue 0.77 of its red) and turns a clipped
+    white piece's rim (as taken, least channel 0.87-0.98 of the greatest) warm, 0.67-0.76; on a cream board it
+    turns the other way and hides a pale hand (as taken 0.67-0.73, after the gain 0.73-0.79). A pixel clipped in
+    every channel is white to the sensor: never warm."""
 
     def __init__(self, dark: np.ndarray, px: int):
         n = dark.shape[0]
@@ -187,12 +213,12 @@ class ClippedCue:
         self._kernel = np.ones((3, 3), np.uint8)
 
     def area(self, inner: np.ndarray, gain: np.ndarray, clipped: np.ndarray) -> float:
-        """Dark squares' area (squares) of warm clipped pixels in the top-down view ``inner`` (no margin), with
-        the light's ``gain`` (its tint) and the pixels ``clipped`` as the sensor took them."""
+        """Dark squares' area (squares) of warm clipped pixels in the top-down view ``inner`` (no margin) and
+        the pixels ``clipped``, as the sensor took them (the light's ``gain`` is not used: see the class)."""
         sel = self._inside & clipped
         if not sel.any():
             return 0.0
-        colour = inner[sel].astype(np.float32) * gain[sel]
+        colour = inner[sel].astype(np.float32)
         hit = np.zeros(sel.shape, np.uint8)
         hit[sel] = colour.min(-1) < WARM * colour.max(-1)
         return float(cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel).sum()) / (self.px * self.px)
@@ -207,6 +233,7 @@ EDGE_AGREE = 0.05   # the largest changed blob (squares) two pictures in a row m
 EDGE_MOVE = 4       # squares whose occupancy may differ from the reference picture's (a move and its captures)
 EDGE_LIGHT = 0.3    # share of light squares whose light may differ by a factor e^0.1 from the reference's
 EDGE_HOLD = 3       # pictures a still change, flagged by this cue alone, stands before it is taken as the scene
+EDGE_NOISE = 2.0    # times a side's median colour left over (its noise) a cell's must pass to count
 
 
 def piece_reach(squares: dict[tuple[int, int], int], n: int, px: int, margin: int, pose=None,
@@ -244,7 +271,8 @@ class EdgeWatch:
     board's band (:class:`BandCue`) cannot tell from the light. Between two pictures of one scene the light only
     drifts: each side's brightness is taken against its own median, a cell changed where its brightness moved
     past ``EDGE_LUM`` (brighter only when no glare's white explains it) or its colour turned past ``EDGE_HUE``
-    (fitted as the reference scaled plus white). A changed blob that reaches within ``EDGE_NEAR`` cells of the
+    (fitted as the reference scaled plus white; what every cell of its side shows, the picture's noise, taken
+    off: ``EDGE_NOISE`` times the side's median). A changed blob that reaches within ``EDGE_NEAR`` cells of the
     outline and covers ``EDGE_SQUARES`` is a hand.
 
     The reference is a picture no cue flagged that agrees with the one before it (no changed blob past
@@ -332,18 +360,28 @@ class EdgeWatch:
         a = side_tint(cells, ref[0], fair, self._sides)
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
+        light = np.zeros_like(lum)  # each side's own light
         for side in self._sides:
             here = side[fair[side]]
             if len(here):
-                lum[side] -= np.median(lum[here])
+                light[side] = np.median(lum[here])
+        lum -= light
         # light scales a colour and glare adds white: fit cells = k ref + w; what is left is no light
         srr = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
         sro = a[0] * cells[0] + a[1] * cells[1] + a[2] * cells[2]
         det = np.maximum(srr * 3 - sr * sr, 1e-3)
         k = (sro * 3 - sr * so) / det
         w = (srr * so - sr * sro) / det
-        left = sum((cells[i] - k * a[i] - w) ** 2 for i in range(3))
-        rest = np.sqrt(left) / (so / 3 + 25.0)
+        left = np.sqrt(sum((cells[i] - k * a[i] - w) ** 2 for i in range(3)))
+        # the side's own noise: the sensor's and JPEG's colour errors are grey levels whatever the brightness, on
+        # every cell of a side at once (a dark frame: 2-5 levels, 0.05-0.08 of its cells' brightness); a cell
+        # changed by what it shows beyond ``EDGE_NOISE`` times its side's median
+        floor = np.zeros_like(left)
+        for side in self._sides:
+            here = side[fair[side]]
+            if len(here):
+                floor[side] = EDGE_NOISE * np.median(left[here])
+        rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
         white = (w > 0.5 * so / 3) if glare else False
         moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
         moved &= fair
