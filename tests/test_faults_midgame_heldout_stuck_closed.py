@@ -62,3 +62,33 @@ def test_stuck_closed_international_no_clock_game_10_lifted_piece_lands_on_the_s
     assert _standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (23, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_9_mover_lifts_the_piece_he_played_after_a_stuck_reply(health):
+    """Game 9, without a clock: 32 sticks under white's piece; 32-28 shows only its landing on 28, then black lifts
+    21 (the piece of 16-21) for 21-26. That lift reads 16-21 and white's reply onto 28 from a stuck origin (32 or
+    33: 32, an observation), and, the reply being over, it is black's first lift after it: the reply is committed
+    there (segmenter.py, the lift looked at again on the new segment), not run into black's turn (was
+    position-lost)."""
+    s, r, square = _stuck_leaving(9, 10, False, health, plies=16)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[9:13] == ["16-21", "32-28", "21-26", "28x17"]
+    assert _standing(r) == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
+        (32, "stuck-closed")]
+    assert [o.squares for o in r.observations if o.type == "illegal-move"] == [(32, 33)]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_13_reply_committed_at_the_movers_next_lift(health):
+    """Game 13, without a clock: the same order at ply 22 (32 sticks, 32-28 shows only its landing, black lifts
+    19, the piece of 14-19, for 19-23): 14-19, 32-28 (32 named stuck), 19-23, 28x19 read exactly."""
+    s, r, square = _stuck_leaving(13, 22, False, health, plies=26)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[21:25] == ["14-19", "32-28", "19-23", "28x19"]
+    assert _standing(r) == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
+        (32, "stuck-closed")]
