@@ -92,3 +92,18 @@ def test_stuck_closed_international_no_clock_game_13_reply_committed_at_the_move
     assert _standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (32, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_5_stuck_reply_then_re_read_by_the_capture(health):
+    """Game 5, without a clock: 44 sticks under white's piece; 44-39 shows only its landing, then black lifts 25
+    (the piece of 20-25) for 25x34. That lift reads 20-25 and a reply onto 39 from a stuck origin (43 or 44: 43,
+    the lowest, open) and begins black's move; 25x34 then fits only with 44-39, which the re-read takes (the fault
+    moves to 44). Was position-lost: the lift ran into white's turn."""
+    s, r, square = _stuck_leaving(5, 22, False, health, plies=28)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[21:25] == ["20-25", "44-39", "25x34", "39x30"]
+    assert _standing(r) == []
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
+        (44, "stuck-closed")]
