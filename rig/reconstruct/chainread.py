@@ -151,11 +151,13 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
 
 
 def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_of: Callable[[Board], PositionIndex],
-               lifted: int | None = None) -> Callable[[Board, frozenset[int]], Explanation | None]:
+               lifted: int | None = None, clearing: bool = False
+               ) -> Callable[[Board, frozenset[int]], Explanation | None]:
     """For :func:`reread_chain`: the legal move the turn ``seg`` (the board reading ``occ``) shows exactly
     from a position, the masked squares as that position has them (either way where a move may have
     gone onto or off one unseen, :func:`explain_masked`; unsettled is no reading). ``lifted``: a piece being
-    lifted, which may be one the move captured (still standing until then)."""
+    lifted, which may be one the move captured (still standing until then); ``clearing``: when it is, the
+    capture's other pieces may still stand too (the capturer takes them off in any order, FMJD 002 art. 4.4)."""
     lifts = tuple(seg.lift_order)
     landings = frozenset(seg.landings)
 
@@ -167,7 +169,10 @@ def turn_shown(seg: Segment, occ: frozenset[int], masked: frozenset[int], index_
             expl, settled = explain_masked(board, cur, now, masked, landings, lifts, seg.hints, index, expl)
             if not settled:
                 return None
-        if expl is None or not expl.legal or expl.missing or not expl.standing <= {lifted}:
+        if expl is None or not expl.legal or expl.missing:
+            return None
+        if not expl.standing <= {lifted} and not (clearing and lifted in expl.move.captured
+                                                  and expl.standing <= set(expl.move.captured)):
             return None
         return expl
 

@@ -185,6 +185,10 @@ class Segmenter:
                 and self._phase is PLAY and self._stuck_reply(c, occ | {square}):
             seg = self._seg                   # the mover's move read, then a reply from a stuck switch
             mover = self.board.turn
+            if piece is None and square in seg.occ0:
+                # the lift of a piece the move just read put there: the mover begins again (the reply is over)
+                piece = self.board.piece_at(square)
+                occ_before = occ | {square}
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move

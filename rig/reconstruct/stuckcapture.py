@@ -159,7 +159,7 @@ class StandingReread:
         if replay is None:
             return None
         steps, board, cur = replay
-        current = turn_shown(self._seg, occ, masked, self._index, lifted)(board, cur)
+        current = turn_shown(self._seg, occ, masked, self._index, lifted, clearing=True)(board, cur)
         if current is None:
             return None
         if gone and current.move.origin not in squares:

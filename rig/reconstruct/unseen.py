@@ -109,6 +109,8 @@ class UnseenReplies:
                 continue
             after = self._physical_after(plan, occ_plan)
             index = self._index(after)
+            if any(m.origin == c.square and m.destination == x for m in index.moves):
+                continue                  # the piece lifted can land there: the piece played (a switch stuck on x)
             for target in {occ_before, occ_before - {c.square}}:
                 replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - hops,
                                                            None if target == occ_before else c.square)
