@@ -108,3 +108,16 @@ def test_dead_under_piece_international_no_clock_game_12_next_move_lands_during_
     assert got[20:25] == ["37-32", "12-18", "34-29", "23x34", "39x30"]
     assert _faults(r) == [(square, "dead")]
     assert square == 34
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_international_no_clock_game_5_quiet_reply_from_the_other_square(health):
+    """34-30 onto the dead 30 reads 34-29 (29 or 30 dead, open). White's 30-25 then shows only its landing on 25,
+    0.8 s after black's 7-12: no move from the masked 29 reaches it, but with 34-30 read one from 30 does
+    (unseen.py ``_open_dead_origin``), so it begins white's turn; the moves after it re-read 34-30 and the fault
+    moves to 30. Was position-lost."""
+    s, r, square, got = _read(5, 10, "dead", False, health, plies=18)
+    assert got[10:13] == ["34-30", "7-12", "30-25"]
+    assert _faults(r) == [(square, "dead")]
+    assert square == 30
+    assert any("re-read as 34-30" in o.detail for o in r.observations)
