@@ -240,7 +240,8 @@ class CommitPolicy:
             reread = self._reread_turn(t, occ, committing=True)   # an earlier open reading explains it
             if reread is not None:
                 expl, occ = reread
-        if self._freed:
+        freed = self._freed               # squares a re-read unmasked: their changes in the turn were hidden
+        if freed:
             occ = self._freed_occupancy(expl.move, occ)     # chainread.py
         seg = self._seg
         setup_before = None
@@ -251,7 +252,7 @@ class CommitPolicy:
             self.board = flipped
             setup_before = self._fen(flipped)
         board_before = self.board         # never changed in place: the board is replaced below
-        if not other_side:
+        if not other_side and expl.move.destination not in freed:
             self._landing_closed_before(expl, board_before)     # stuckempty.py
         mover = board_before.turn
         held = self._held

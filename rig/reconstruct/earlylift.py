@@ -30,6 +30,7 @@ move is re-read (chainread.py) and the fault withdrawn: no switch failed there (
 
 from __future__ import annotations
 
+from rig.board import Board
 from rig.reconstruct.chainread import ChainReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.state import PendingSplit, Segment, snap
@@ -91,7 +92,9 @@ class EarlyLift:
     def _late_landing(self, square: int) -> None:
         """``square``, masked as a ``dead`` switch, reads closed under the piece the game put there: when the
         fault was named during the turn of the move that put that piece there (no move onto or off it since),
-        the switch read that piece: the landing came after the fault was read, the fault is withdrawn."""
+        the switch read that piece: the landing came after the fault was read, the fault is withdrawn. Only
+        while that move is the last or the one before it (the opponent's reply read meanwhile): no piece stays
+        in the hand longer (:meth:`_switch_works` reads a later closing)."""
         index = next((i for i in range(len(self.sensor_faults) - 1, -1, -1)
                       if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn), None)
         if index is None or self.sensor_faults[index].kind != "dead":
@@ -107,11 +110,81 @@ class EarlyLift:
                 # time, so the turn is bounded by the moves around it)
                 named_then = (k == 0 or plies[k - 1].start <= fault.since) \
                     and (k + 1 == len(plies) or fault.since < plies[k + 1].start)
-                if move.destination == square and named_then:
+                if move.destination == square and named_then and k >= len(plies) - 2:
                     name = self.variant.square_name(square)
                     self._withdraw_fault(index, f"{name} read closed under the piece of {ply.text or move}: it "
                                                 "came down after the fault was read (a piece still in the hand)")
                 return
+
+    def _switch_works(self, t: float, square: int) -> None:
+        """``square``, masked as a ``dead`` switch read under the landing of an earlier ply (not the last: no
+        piece stays in the hand over a whole reply), one of two squares its piece could reach (an open
+        reading), reads closed under the piece the game has there: the switch works, so that piece never came
+        down on it. When exactly one way of reading that ply (and the moves after it, each staying legal)
+        leaves ``square`` empty, and the opponent's piece lifted (a pending split) then has a legal move onto
+        it, the mover's move is committed, the moves are read so and the fault moves to the other square
+        (chainread.py); the square, freed and read empty, shows the closing as a change of the turn under way
+        (41-37 read 41-36 with 36 or 37 dead; 36 closing under white's 41-36 seven moves later)."""
+        plies, split = self._plies, self._split
+        if self._held is not None or not plies:
+            return
+        pending = None
+        if split is not None:
+            if not isinstance(split.plan, Explanation) or not (split.plan.legal and split.plan.exact):
+                return
+            pending = split.plan.move
+        last = len(plies) + (pending is not None) - 2   # a later ply: not the piece still in the hand
+        readings = self._live_readings()
+        fits = [r for r in readings if r.fault == "dead" and r.ply < last
+                and (move := plies[r.ply].move) is not None and r.fault_at(move) == square]
+        if not fits:
+            return
+        lifted = split.square if split is not None else None
+
+        def accept(board: Board, cur: frozenset[int]) -> bool | None:
+            if square in cur or lifted is not None and not any(
+                    m.origin == lifted and square in m.path[1:] for m in self._index(board).moves):
+                return None
+            return True
+
+        first = readings[0].ply
+        played = [p.move for p in plies[first:]] + ([pending] if pending is not None else [])
+        found = reread_chain(readings, played, lambda k: plies[k].board_before if k < len(plies) else self.board,
+                             self._index, accept)
+        if found is None or found.first != fits[0].ply:
+            return
+        name = self.variant.square_name
+        if split is not None:
+            self._split = None
+            self._cut(split.index, split.t, split.plan, split.occ, f"{name(square)} closed after the opponent "
+                                                                   f"lifted {name(split.square)}: his move starts")
+            found = self._find_chain(accept)
+            if found is None:
+                return
+        self._rewrite_chain(t, found, f"the switch of {name(square)} closed under the piece the game had there: "
+                                      "it works, the piece went to the other square")
+
+    def _their_landing(self, square: int) -> bool:
+        """``square``, masked as a ``dead`` switch under the last ply's landing, one of two squares its piece
+        could reach (an open reading), reads closed after the opponent lifted a piece that, the ply read the
+        other way, has a legal move onto it: the closing may be his landing, not the mover's piece coming
+        down late, so the switch is not taken to work (no withdrawal); the moves after it tell (chainread.py)."""
+        plies = self._plies
+        lifted = {c.square for c in self._seg.changes if c.up}
+        if not plies or not lifted or (played := plies[-1].move) is None or played.destination != square:
+            return False
+        last = len(plies) - 1
+        for r in self._live_readings():
+            if r.ply != last or r.fault != "dead":
+                continue
+            for alt in r.moves:
+                if alt.key == played.key or square in alt.path[1:]:
+                    continue
+                after = snap(plies[last].board_before)
+                after.push(alt)
+                if any(m.origin in lifted and square in m.path[1:] for m in self._index(snap(after)).moves):
+                    return True
+        return False
 
     def _landed_late(self, t: float, occ: frozenset[int],
                      lifted: int | None) -> tuple[Explanation, frozenset[int]] | None:

@@ -187,13 +187,15 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             if square in self._ghost_masked:
                 continue
             reads = square in occupied
-            if reads == on and (on and self._fault_kind(square) == "dead"
+            if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)
                 self._held_squares.pop(square, None)
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
                 if on:
                     self._late_landing(square)      # earlylift.py
+                    if self._fault_kind(square) == "dead":
+                        self._switch_works(t, square)   # earlylift.py: an earlier ply read the other way
         return mask.filter(occupied) if mask else occupied
 
     def _masked_move_shows(self, occ: frozenset[int]) -> bool:

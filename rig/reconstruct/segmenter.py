@@ -291,6 +291,19 @@ class Segmenter:
             plan = self._plan(occ | {square}, square)
             if plan is not None:
                 self._split = PendingSplit(len(seg.changes), t, plan, occ | {square}, square)
+        elif (up and self._split is not None and isinstance(self._split.plan, Explanation)
+              and square == self._split.plan.move.destination
+              and not any(r.ply == len(self._plies) for r in self._open_readings) and self._dead_landing(c)):
+            # without a clock, the mover lifts the piece he played again while the opponent's lifted piece
+            # stayed off: it went to a dead switch (unseen.py); this lift begins the mover's next move (not
+            # while the mover's move is one of two readings: read the other way, the opponent's piece may be
+            # capturing it, chainread.py ``_split_reread``)
+            seg = self._seg
+        elif (up and self._split is None and seg.changes and square not in seg.occ0 and square in seg.placed_at
+              and self._interleaved(t, occ | {square})):
+            # without a clock, the mover lifts the piece he played again: his move and a reply whose piece read
+            # off early (a switch dead under it) are read, and this lift begins his next move (unseen.py)
+            seg = self._seg
         elif up and self._split is not None and self._split_captures(square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
             seg = self._seg

@@ -21,9 +21,10 @@ from typing import Any, Iterable
 
 from rig.board import Board
 from rig.move import Move
+from rig.reconstruct.chainread import reread_chain
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import SIDE, PendingSplit, Segment
+from rig.reconstruct.state import SIDE, PendingSplit, Segment, snap
 
 __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
@@ -298,20 +299,39 @@ class UnseenReplies:
                     if kept & {first.move.destination, *first.move.captured}:
                         continue
                     after = self._physical_after(first, frozenset(shown))
-                    second = explain(after, frozenset(shown), occ | kept, index=self._index(after))
-                    if second is None or not second.legal or not second.exact \
-                            or early is not None and second.move.origin != early.square:
-                        continue
-                    self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail, kept,
-                                             occ)
-                    return True
+                    for landed in [None, *self._own_landings(tail, shown, kept)]:
+                        now = occ | kept if landed is None else (occ | kept) - {landed}
+                        second = explain(after, frozenset(shown), now, index=self._index(after))
+                        if second is None or not second.legal or not second.exact \
+                                or early is not None and second.move.origin != early.square \
+                                or landed is not None and not self._lands_next(after, second, kept, landed):
+                            continue
+                        self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail,
+                                                 kept, occ, landed)
+                        return True
         return False
+
+    @staticmethod
+    def _own_landings(tail: list[SquareChange], shown: set[int], kept: set[int]) -> list[int]:
+        """Squares, empty at the mover's move, that closed in ``tail`` after his first lift of ``kept``: the
+        landing of his next move (its lift read off early, during the reply), tried last."""
+        lifts = [x.t for x in tail if x.up and x.square in kept]
+        if not lifts:
+            return []
+        return [x.square for x in tail if not x.up and x.square not in shown and x.t > min(lifts)]
+
+    def _lands_next(self, board: Board, second: Explanation, kept: set[int], landed: int) -> bool:
+        """After the reply ``second`` (legal, from ``board``), the mover's piece lifted from one of ``kept`` has
+        a legal move onto ``landed`` (his next move, which the next turn reads from its changes)."""
+        after = snap(board)
+        after.push(second.move)
+        return any(m.origin in kept and m.destination == landed for m in self._index(snap(after)).moves)
 
     def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
                             early: SquareChange | None, tail: list[SquareChange], own: set[int],
-                            occ: frozenset[int]) -> None:
+                            occ: frozenset[int], landed: int | None = None) -> None:
         """:meth:`_interleaved`'s reading committed: ``head`` (the mover's move), ``early`` and the ``tail`` but
-        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn."""
+        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn (with ``landed``, its landing)."""
         name, mover = self.variant.square_name, self.board.turn
         old = self._seg
         self._split = None
@@ -325,16 +345,17 @@ class UnseenReplies:
             self._off_early.add(early.square)    # its switch may have died: first suspect of a dead one
         self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
                      occ_after=frozenset(shown))
-        reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in own],
+        nxt = own | ({landed} if landed is not None else set())
+        reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in nxt],
                        key=lambda x: x.t)
         for x in reply:
             self._record_change(self._seg, x)
         why = (f"{name(early.square)} read off before {SIDE[mover]}'s move was over" if early is not None else
                f"{SIDE[mover]} lifted " + ", ".join(name(x) for x in sorted(own)) + " after it")
         self._commit(second, reply[-1].t if reply else head[-1].t, f"{SIDE[not mover]} played; {why}",
-                     occ_after=occ | own)
+                     occ_after=(occ - (nxt - own)) | own)
         for x in tail:
-            if x.square in own:
+            if x.square in nxt:
                 self._record_change(self._seg, x)
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
@@ -352,16 +373,47 @@ class UnseenReplies:
         if own is not None and own.legal and own.exact:
             return False                  # ``c`` completes a move of the mover, read with every square as it is
         plan = self._explain(prev)
-        if plan is None or not plan.legal or not plan.exact:
+        if plan is None or not plan.exact:
             return False
         after = self._physical_after(plan, prev)
-        for m in self._index(after).moves:
+        for m in self._index(after).moves if plan.legal else ():
             if m.origin in self._mask and after.piece_at(m.origin) is not None and (
                     c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
                 self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, m.origin)
                 self._resolve_split()
                 return True
+        origin = self._open_dead_origin(plan, c)
+        if origin is not None:
+            self._split = PendingSplit(len(self._seg.changes), c.t, plan, prev, origin)
+            self._resolve_split()
+            return True
         return False
+
+    def _open_dead_origin(self, plan: Explanation, c) -> int | None:
+        """An earlier ply read with a ``dead`` switch on one of two squares its piece could reach (an open
+        reading): taken the other way (chainread.py, every move between staying legal), the piece stands on the
+        other square, masked then, and ``c`` fits a move of it (a capture's removal, or a square on its path):
+        its lift is unseen too, so ``c`` may begin the opponent's turn. The square, or None."""
+        readings = [r for r in self._live_readings() if r.fault == "dead"]
+        if not readings:
+            return None
+        plies = self._plies
+        squares = {r.fault_at(m) for r in readings for m in r.moves}
+        first = self._live_readings()[0].ply
+        n = len(plies)
+        found: set[int] = set()
+
+        def accept(board: Board, cur: frozenset[int]) -> bool | None:
+            for m in self._index(board).moves:
+                if m.origin in squares and m.origin in cur and (
+                        c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
+                    found.add(m.origin)
+                    return True
+            return None
+
+        chain = reread_chain(self._live_readings(), [p.move for p in plies[first:]] + [plan.move],
+                             lambda k: plies[k].board_before if k < n else self.board, self._index, accept)
+        return next(iter(found)) if chain is not None and len(found) == 1 else None
 
     def _stuck_capture_shown(self) -> bool:
         """The board is back as it was before the last move, but the turn shows the landing on the square that
