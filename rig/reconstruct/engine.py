@@ -61,6 +61,7 @@ from rig.reconstruct.outputs import (
 from rig.reconstruct.presses import ClockPresses
 from rig.reconstruct.record import RecordBuilder, game_record, report
 from rig.reconstruct.segmenter import Segmenter
+from rig.reconstruct.turnside import TurnSide
 from rig.reconstruct.settings import Settings
 from rig.reconstruct.state import (
     PLAY,
@@ -83,7 +84,7 @@ from rig.session import ArbiterEvent, ClockEvent, Frame, Header, HealthLine
 __all__ = ["Reconstructor"]
 
 
-class Reconstructor(Segmenter, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
+class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
                     FaultHandling, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
