@@ -111,6 +111,21 @@ def _struck(where: str, move, occ_before: frozenset[int], occ_after: frozenset[i
     return move.origin if where == "origin" else move.destination
 
 
+def midgame_session(variant: str, game, index: int, ply: int, case: str, clock: bool, plies: int | None = None):
+    """One mid-game case of :func:`midgame`: real game ``index`` of ``variant`` (``game``) played by the simulator
+    (cut after ``plies`` plies if given) and read through a matrix whose switch :data:`MIDGAME` ``case`` names
+    fails half a second before ply ``ply``'s turn. (session, seed, square)."""
+    kind, where = MIDGAME[case]
+    seed = f"mid:{variant}:{ply}:{clock}" + (f":{index}" if index else "")
+    moves = game.moves if plies is None else game.moves[:plies]
+    s0 = simulate_game(variant, moves, fen=game.fen, seed=seed, clock=clock, model=HumanModel(bounce_p=0.0),
+                       tags=game.tags)
+    turn, before = s0.turns[ply], s0.turns[ply - 1]
+    square = _struck(where, game.moves[ply], before.occupied, turn.occupied)
+    fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
+    return through_matrix(s0, [fault], seed=zlib.crc32(seed.encode())), seed, square
+
+
 def midgame(args) -> int:
     """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
     of each variant (the first ``--games`` with that option given; the first game's seeds do not change, so its
@@ -132,7 +147,7 @@ def midgame(args) -> int:
     totals = {(c, m): Counter() for c in MIDGAME for m in MODES}
     for variant, gi, game in ((v, gi, g) for v in args.variant or VARIANTS
                               for gi, g in enumerate(real_games(v, args.games or 1))):
-        for case, (kind, where) in MIDGAME.items():
+        for case, (kind, _where) in MIDGAME.items():
             if args.kind and case not in args.kind and kind not in args.kind:
                 continue
             for clock in (True, False):
@@ -140,13 +155,7 @@ def midgame(args) -> int:
                 for ply in (10, 16, 22, 28):
                     if ply + 2 >= len(game.moves):
                         continue
-                    seed = f"mid:{variant}:{ply}:{clock}" + (f":{gi}" if gi else "")
-                    s0 = simulate_game(variant, game.moves, fen=game.fen, seed=seed, clock=clock,
-                                       model=HumanModel(bounce_p=0.0), tags=game.tags)
-                    turn, before = s0.turns[ply], s0.turns[ply - 1]
-                    square = _struck(where, game.moves[ply], before.occupied, turn.occupied)
-                    fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
-                    s = through_matrix(s0, [fault], seed=zlib.crc32(seed.encode()))
+                    s, seed, square = midgame_session(variant, game, gi, ply, case, clock)
                     for mode in MODES:
                         r = transcribe(s, mode == "health")
                         got = [m.move_text for m in r.moves if not m.withdrawn]

@@ -86,3 +86,15 @@ def read_with_health(session: SimulatedSession, health: bool) -> Reconstructor:
 def _bench_faults():
     from tests.bench_helpers import load_bench
     return load_bench("bench_faults")
+
+
+def midgame_case(variant: str, index: int, ply: int, case: str, clock: bool, health: bool,
+                 plies: int | None = None) -> tuple[SimulatedSession, Reconstructor, int]:
+    """``bench/bench_faults.py --midgame``'s case ``case`` (``dead``, ``stuck-closed``, ``dead-under-piece``,
+    ``stuck-on-empty``) at ply ``ply`` of real game ``index`` of ``variant``, the game cut after ``plies``
+    plies, read in the bench's mode ``health``. Built by the bench's own ``midgame_session``, so a test replays
+    exactly the bench's game. (session, reconstructor, the failing switch's square)."""
+    bench = _bench_faults()
+    game = bench.real_games(variant, index + 1)[index]
+    s, _seed, square = bench.midgame_session(variant, game, index, ply, case, clock, plies)
+    return s, read_with_health(s, health), square

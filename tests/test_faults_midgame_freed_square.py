@@ -4,14 +4,11 @@ raised a KeyError there before)."""
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _game
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES
+from simulate_helpers import midgame_case
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -22,16 +19,8 @@ def test_stuck_closed_international_clock_game_7_fault_moved_off_a_square_the_re
     kept the state its mask gave it (occupied) although its piece had just left for 33, so black's next move
     1-7 was read with white's 38 removed from a board that had no piece there (KeyError in the detectors).
     The freed square now takes the state the re-read game gives it (chainread.py ``_reread_turn``)."""
-    variant, index, ply, clock = "international", 7, 28, True
-    game = _game(variant, index)
-    seed = f"mid:{variant}:{ply}:{clock}:{index}"
-    s = simulate_game(variant, game.moves[:40], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    square = min(before.occupied - turn.occupied)
+    s, r, square = midgame_case("international", 7, 28, "stuck-closed", True, health, plies=40)
     assert square == 37
-    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = read_with_health(s, health)
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[28:36] == ["37-32", "10-14", "50-44", "14-19", "33-28", "15-20", "38-33", "1-7"]
@@ -47,16 +36,8 @@ def test_dead_international_no_clock_game_7_fault_moved_while_the_opponents_lift
     25, and 24 is freed. The split at black's lift, taken before the re-read, still had 24 occupied, so white's
     next move 34-30 was read with a piece removed from the empty 24 (KeyError in the detectors). The commit now
     takes a freed square as the move leaves it (chainread.py ``_freed_occupancy``)."""
-    variant, index, ply, clock = "international", 7, 10, False
-    game = _game(variant, index)
-    seed = f"mid:{variant}:{ply}:{clock}:{index}"
-    s = simulate_game(variant, game.moves[:20], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    square = min(turn.occupied - before.occupied)
+    s, r, square = midgame_case("international", 7, 10, "dead", False, health, plies=20)
     assert square == 25
-    s = through_matrix(s, [f"dead:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = read_with_health(s, health)
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[10:13] == ["30-25", "12-18", "34-30"]

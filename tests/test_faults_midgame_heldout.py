@@ -3,28 +3,19 @@ variant, never used to tune the engine). Each test builds the bench's session, c
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _game
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES
+from simulate_helpers import midgame_case
 
 
 def _midgame(variant: str, index: int, ply: int, kind: str, health: bool, plies: int, clock: bool = False):
     """bench_faults.py --midgame on real game ``index``: ``kind`` "dead" (the switch under the square ply ``ply``
     lands on dies) or "dead-under-piece" (the one under the piece it moves), half a second before that turn;
     the game cut after ``plies`` plies. (session, reconstructor)."""
-    game = _game(variant, index)
-    seed = f"mid:{variant}:{ply}:{clock}:{index}"
-    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    square = min(turn.occupied - before.occupied) if kind == "dead" else game.moves[ply].origin
-    s = through_matrix(s, [f"dead:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    return s, read_with_health(s, health)
+    s, r, _square = midgame_case(variant, index, ply, kind, clock, health, plies)
+    return s, r
 
 
 @pytest.mark.parametrize("health", MODES)

@@ -4,14 +4,11 @@ second before the ply's turn), cut a few plies after the fault, and reads it in 
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _game
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES
+from simulate_helpers import midgame_case
 
 #: bench_faults.py's mid-game cases: (fault kind, the square of the ply's move it strikes)
 CASES = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"),
@@ -21,18 +18,7 @@ CASES = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"
 def _midgame(index: int, ply: int, case: str, clock: bool, health: bool, plies: int):
     """bench_faults.py --midgame, international real game ``index``, ``case`` at ply ``ply``; the game cut after
     ``plies`` plies. (session, reconstructor, faulty square)."""
-    game = _game("international", index)
-    seed = f"mid:international:{ply}:{clock}:{index}"
-    s = simulate_game("international", game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    kind, where = CASES[case]
-    move = game.moves[ply]
-    square = {"landing": lambda: min(turn.occupied - before.occupied),
-              "leaving": lambda: min(before.occupied - turn.occupied),
-              "origin": lambda: move.origin, "destination": lambda: move.destination}[where]()
-    s = through_matrix(s, [f"{kind}:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    return s, read_with_health(s, health), square
+    return midgame_case("international", index, ply, case, clock, health, plies)
 
 
 @pytest.mark.parametrize("health", MODES)

@@ -4,14 +4,11 @@ few plies after the fault; the moves are read exactly, no player irregularity st
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from simulate_helpers import read_with_health
-from tests.test_faults_matrix import MODES, _game
+from simulate_helpers import midgame_case
+from tests.test_faults_matrix import MODES
 from tests.test_faults_midgame_heldout import _midgame
 from tests.test_faults_midgame_stuck_on_empty import _read_exactly, _stuck_on_empty
 
@@ -19,14 +16,7 @@ from tests.test_faults_midgame_stuck_on_empty import _read_exactly, _stuck_on_em
 def _stuck_leaving(variant: str, index: int, ply: int, clock: bool, health: bool, plies: int):
     """bench_faults.py --midgame ``stuck-closed``: the switch under the lowest square ply ``ply``'s move empties
     sticks closed half a second before that turn. (session, reconstructor, square)."""
-    game = _game(variant, index)
-    seed = f"mid:{variant}:{ply}:{clock}:{index}"
-    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    square = min(before.occupied - turn.occupied)
-    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    return s, read_with_health(s, health), square
+    return midgame_case(variant, index, ply, "stuck-closed", clock, health, plies)
 
 
 @pytest.mark.parametrize("health", MODES)

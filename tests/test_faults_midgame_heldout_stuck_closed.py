@@ -6,27 +6,17 @@ irregularity stands."""
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _game
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES
+from simulate_helpers import midgame_case
 
 
 def _stuck_leaving(index: int, ply: int, clock: bool, health: bool, plies: int):
     """bench_faults.py --midgame ``stuck-closed`` on international game ``index``: the switch under the lowest
     square ply ``ply`` empties sticks closed half a second before that turn. (session, reconstructor, square)."""
-    game = _game("international", index)
-    seed = f"mid:international:{ply}:{clock}:{index}"
-    s = simulate_game("international", game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    square = min(before.occupied - turn.occupied)
-    s = through_matrix(s, [f"stuck-closed:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    return s, read_with_health(s, health), square
+    return midgame_case("international", index, ply, "stuck-closed", clock, health, plies)
 
 
 def _standing(r) -> list:

@@ -5,28 +5,18 @@ is named ``stuck-closed`` and no player irregularity stands (rig/reconstruct/stu
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
-from rig.simulate import HumanModel, simulate_game
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _game
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES
+from simulate_helpers import midgame_case
 
 
 def _stuck_on_empty(variant: str, ply: int, clock: bool, health: bool, plies: int, game_index: int = 0):
     """bench_faults.py --midgame stuck-on-empty: the switch under the square ply ``ply``'s move lands on sticks
     closed half a second before that turn; the game (``game_index`` of the variant's real games, the bench's
     ``--games``) cut after ``plies`` plies. (session, reconstructor, square)."""
-    game = _game(variant, game_index)
-    seed = f"mid:{variant}:{ply}:{clock}" + (f":{game_index}" if game_index else "")
-    s = simulate_game(variant, game.moves[:plies], fen=game.fen, seed=seed, clock=clock,
-                      model=HumanModel(bounce_p=0.0), tags=game.tags)
-    square = game.moves[ply].destination
-    s = through_matrix(s, [f"stuck-closed:{square}@{s.turns[ply].start_t - 0.5:.4f}"],
-                       seed=zlib.crc32(seed.encode()))
-    return s, read_with_health(s, health), square
+    return midgame_case(variant, game_index, ply, "stuck-on-empty", clock, health, plies)
 
 
 def _read_exactly(s, r, square: int) -> list[str]:

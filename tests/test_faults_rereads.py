@@ -5,7 +5,6 @@ plays them."""
 
 from __future__ import annotations
 
-import zlib
 
 import pytest
 
@@ -14,27 +13,15 @@ from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import PositionIndex
 from rig.reconstruct.state import Segment
 from rig.reconstruct.unseen import stuck_origin_replies
-from rig.simulate import HumanModel, simulate_game
 from rig.variants import get_variant
-from sensors.simulation import through_matrix
-from tests.test_faults_matrix import MODES, _exact, _game, _read
-from simulate_helpers import read_with_health
+from tests.test_faults_matrix import MODES, _exact, _read
+from simulate_helpers import midgame_case
 
 
 def _midgame(variant: str, ply: int, kind: str, clock: bool, health: bool, plies: int | None = None):
     """bench_faults.py --midgame: the switch under the square the ply's move leaves sticks (or the one it
     lands on dies) half a second before that turn. (session, reconstructor, square)."""
-    game = _game(variant, 0)
-    seed = f"mid:{variant}:{ply}:{clock}"
-    moves = game.moves if plies is None else game.moves[:plies]
-    s = simulate_game(variant, moves, fen=game.fen, seed=seed, clock=clock, model=HumanModel(bounce_p=0.0),
-                      tags=game.tags)
-    turn, before = s.turns[ply], s.turns[ply - 1]
-    changed = (turn.occupied - before.occupied) if kind == "dead" else (before.occupied - turn.occupied)
-    square = min(changed)
-    s = through_matrix(s, [f"{kind}:{square}@{turn.start_t - 0.5:.4f}"], seed=zlib.crc32(seed.encode()))
-    r = read_with_health(s, health)
-    return s, r, square
+    return midgame_case(variant, 0, ply, kind, clock, health, plies)
 
 
 def _re_read(r, text: str) -> bool:

@@ -5,39 +5,21 @@ scene (another position, other light) never compared."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
-from rig.simulate.games import load_pdn_game
 from rig.variants import get_variant
+from vision_helpers import bench_game
 from vision.occlusion import EDGE_SQUARES
-from vision.render import SIDES, render
-from vision.testset import calibration_pictures, game_pictures, position_scene
+from vision.render import render
+from vision.testset import calibration_pictures, position_scene
 
 from calibration.camera import calibrate_camera
-
-ROOT = os.path.join(os.path.dirname(__file__), "..")
-GAMES = {"portuguese": ("tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn", 1),
-         "international": ("tests/data/international/wk2003.pdn", 1),
-         "brazilian": ("tests/data/brazilian/luizlailo_olinda.pdn", 1)}
-VARIANTS = ("portuguese", "international", "brazilian")
 
 
 def _bench_game(seed: int, g: int, first: int, last: int):
     """The bench's camera for game ``g`` of ``seed`` (bench/bench_vision.py) and its pictures first .. last."""
-    variant = VARIANTS[g % 3]
-    v = get_variant(variant)
-    empty, start = calibration_pictures(v, seed * 1000 + g, markers=g % 2 == 0, side=SIDES[g % 4])
-    config = calibrate_camera(v, render(empty), render(start)).config
-    path, index = GAMES[variant]
-    game = load_pdn_game(os.path.join(ROOT, path), index)
-    pictures = []
-    for i, pic in enumerate(game_pictures(empty, game.moves[:16], fen=game.fen, seed=seed + g)):
-        if i >= first:
-            pictures.append(pic)
-        if i >= last:
-            break
-    return config, empty, pictures
+    config, pictures = bench_game(seed, g, set(range(first, last + 1)))
+    return config, None, [pictures[i] for i in sorted(pictures)]
 
 
 def _check(seed: int, g: int, first: int, missed: int):

@@ -5,18 +5,13 @@ were flagged without a hand."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
-from calibration.camera import calibrate_camera
-from rig.simulate.games import load_pdn_game
-from rig.variants import get_variant
+from vision_helpers import bench_game
 from vision.occlusion import BandCue, ClippedCue, glare_white
-from vision.render import SIDES, render
-from vision.testset import calibration_pictures, game_pictures
+from vision.render import render
 
-ROOT = os.path.join(os.path.dirname(__file__), "..")
 DARK_FRAME = (34, 44, 60)  # BGR of the third palette's frame (vision.render.PALETTES)
 
 
@@ -76,27 +71,9 @@ def test_warm_clipped_cue_reads_the_colour_as_the_sensor_took_it():
     assert cue.area(inner, too_blue, clipped) > 0.5
 
 
-VARIANTS = ("portuguese", "international", "brazilian")
-GAMES = {"portuguese": ("tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn", 1),
-         "international": ("tests/data/international/wk2003.pdn", 1),
-         "brazilian": ("tests/data/brazilian/luizlailo_olinda.pdn", 1)}
-
-
 def _bench_game(seed: int, g: int, wanted: set[int]):
     """The bench's camera for game ``g`` of ``seed`` and the pictures ``wanted`` of that game (index -> Picture)."""
-    variant = VARIANTS[g % 3]
-    v = get_variant(variant)
-    empty, start = calibration_pictures(v, seed * 1000 + g, markers=g % 2 == 0, side=SIDES[g % 4])
-    config = calibrate_camera(v, render(empty), render(start)).config
-    path, index = GAMES[variant]
-    game = load_pdn_game(os.path.join(ROOT, path), index)
-    pictures = {}
-    for i, pic in enumerate(game_pictures(empty, game.moves[:16], fen=game.fen, seed=seed + g)):
-        if i in wanted:
-            pictures[i] = pic
-        if i >= max(wanted):
-            break
-    return config, pictures
+    return bench_game(seed, g, wanted)
 
 
 def test_glare_beside_a_dark_frame_is_no_hand_portuguese_white_at_the_bottom():

@@ -5,18 +5,16 @@ Each with the bench's own pictures that were missed, and hand-free pictures of t
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from calibration.camera import calibrate_camera
 from rig.board import Board
-from rig.simulate.games import load_pdn_game
 from rig.variants import get_variant
+from vision_helpers import bench_game
 from vision.classify import DARK_INSIDE
 from vision.render import SKINS, Hand, render
-from vision.testset import calibration_pictures, game_pictures, position_scene
+from vision.testset import calibration_pictures, position_scene
 
-ROOT = os.path.join(os.path.dirname(__file__), "..")
 
 BLACK_SLEEVE = (30, 30, 32)
 
@@ -46,28 +44,13 @@ def test_pale_hand_on_overexposed_board_portuguese_white_at_the_bottom():
         assert reading.occluded and reading.warm > 0.15, f"hand at {at}: warm {reading.warm:.2f}"
 
 
-
 # the bench's boards (bench/bench_vision.py): game g of seed S is played on board g, calibrated from seed S * 1000 + g
-VARIANTS = ("portuguese", "international", "brazilian")
-SIDES = ("bottom", "left", "top", "right")
-GAMES = {"portuguese": ("tests/data/portuguese/damasedamas_2008_deodato_carvalho.pdn", 1),
-         "international": ("tests/data/international/wk2003.pdn", 1),
-         "brazilian": ("tests/data/brazilian/luizlailo_olinda.pdn", 1)}
 
 
 def _bench_game(seed: int, g: int, wanted: set[int]):
     """The bench's camera for game ``g`` of ``seed`` and the pictures ``wanted`` of that game (index -> Picture)."""
-    variant = VARIANTS[g % 3]
-    v, empty, config, clf = _camera(variant, seed * 1000 + g, SIDES[g % 4], g % 2 == 0)
-    path, index = GAMES[variant]
-    game = load_pdn_game(os.path.join(ROOT, path), index)
-    pictures = {}
-    for i, pic in enumerate(game_pictures(empty, game.moves[:16], fen=game.fen, seed=seed + g)):
-        if i in wanted:
-            pictures[i] = pic
-        if i >= max(wanted):
-            break
-    return config, clf, pictures
+    config, pictures = bench_game(seed, g, wanted)
+    return config, config.classifier(), pictures
 
 
 def _flagged(clf, pictures, hands: set[int]):
