@@ -18,7 +18,7 @@ observations, and faults named on other squares.
 
 With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
 
-Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR] [--midgame]
+Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR] [--midgame [--plies P ...]]
 """
 
 from __future__ import annotations
@@ -97,6 +97,9 @@ def missed(args, seed: str, fault: str, mode: str, got: list[str], s, r) -> None
         s.write(os.path.join(args.dump, name))
 
 
+#: the plies before which a mid-game fault strikes (``--plies`` picks others: plies never looked at)
+MIDGAME_PLIES = (10, 16, 22, 28)
+
 #: the mid-game cases: (fault kind, the square of the ply's move it strikes)
 MIDGAME = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"),
            "dead-under-piece": ("dead", "origin"), "stuck-on-empty": ("stuck-closed", "destination")}
@@ -130,7 +133,7 @@ def midgame(args) -> int:
     """Switches that fail in the middle of a game (``dead:SQ@T``, ``stuck-closed:SQ@T``): in the first real game
     of each variant (the first ``--games`` with that option given; the first game's seeds do not change, so its
     figures stay comparable and the others are games the engine's mid-game passes were never tried on), half a
-    second before plies 10, 16, 22 and 28 (see :data:`MIDGAME`):
+    second before plies 10, 16, 22 and 28 (:data:`MIDGAME_PLIES`; ``--plies`` others) (see :data:`MIDGAME`):
 
     - ``dead``: the switch under the square the ply's move lands on dies (an empty square);
     - ``stuck-closed``: the one under the lowest square the move empties sticks closed (under the piece that
@@ -152,7 +155,7 @@ def midgame(args) -> int:
                 continue
             for clock in (True, False):
                 stats = {m: Counter() for m in MODES}
-                for ply in (10, 16, 22, 28):
+                for ply in args.plies or MIDGAME_PLIES:
                     if ply + 2 >= len(game.moves):
                         continue
                     s, seed, square = midgame_session(variant, game, gi, ply, case, clock)
@@ -196,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dump", metavar="DIR", help="write each game read wrong (or with an irregularity) there")
     p.add_argument("--midgame", action="store_true",
                    help="switches failing in the middle of the game instead (see midgame())")
+    p.add_argument("--plies", type=int, nargs="+", metavar="PLY",
+                   help="with --midgame: the plies before which the switch fails (default 10 16 22 28)")
     args = p.parse_args(argv)
     if args.midgame:
         return midgame(args)
