@@ -18,13 +18,15 @@ observations, and faults named on other squares.
 
 With ``--midgame``: switches that fail in the middle of a game instead (see :func:`midgame`).
 
-Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR] [--midgame [--plies P ...]]
+Usage: python bench/bench_faults.py [--games N] [--variant V] [--kind K] [--show] [--dump DIR]
+                                    [--midgame [--plies P ...]]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import zlib
 from collections import Counter
@@ -114,6 +116,35 @@ def _struck(where: str, move, occ_before: frozenset[int], occ_after: frozenset[i
     return move.origin if where == "origin" else move.destination
 
 
+def swapped_pair(got: list[str], expected: list[str]) -> tuple[str, str] | None:
+    """The two squares whose names, swapped in the moves read, give the game's moves (``e7-f6, f8-e7`` read for
+    ``g7-f6, f8-g7``): the moves differ only there, so with the fault on the other square of the pair every frame
+    reads the same (a stuck or dead switch hides the lift or landing that would tell). None when the moves read
+    differ otherwise."""
+    if len(got) != len(expected):
+        return None
+    pairs = set()
+    for a, b in zip(got, expected):
+        if a == b:
+            continue
+        ta, tb = re.split(r"([-x])", a), re.split(r"([-x])", b)
+        if len(ta) != len(tb) or ta[1::2] != tb[1::2]:
+            return None
+        pairs |= {frozenset((x, y)) for x, y in zip(ta[::2], tb[::2]) if x != y}
+    if len(pairs) != 1 or len(pair := next(iter(pairs))) != 2:
+        return None
+    first, second = sorted(pair)
+    return first, second
+
+
+def pair_observed(got: list[str], expected: list[str], observations) -> bool:
+    """The moves read are the game's with two squares swapped (:func:`swapped_pair`) and an observation names both
+    squares: the case issue 9 part 3 asks an observation for (two legal readings the sensors cannot settle)."""
+    pair = swapped_pair(got, expected)
+    return pair is not None and any(all(re.search(rf"(?<![\w]){re.escape(sq)}(?![\w])", o.why) for sq in pair)
+                                    for o in observations)
+
+
 def midgame_session(variant: str, game, index: int, ply: int, case: str, clock: bool, plies: int | None = None):
     """One mid-game case of :func:`midgame`: real game ``index`` of ``variant`` (``game``) played by the simulator
     (cut after ``plies`` plies if given) and read through a matrix whose switch :data:`MIDGAME` ``case`` names
@@ -166,6 +197,8 @@ def midgame(args) -> int:
                         st["games"] += 1
                         standing = [x for x in r.irregularities if x.status != "dismissed"]
                         st["exact"] += got == s.expected_moves and not standing
+                        st["pair observed"] += got != s.expected_moves and not standing and pair_observed(
+                            got, s.expected_moves, r.observations)
                         st["named"] += any(f.square == square and f.kind == kind and not f.withdrawn
                                            for f in r.sensor_faults)
                         st["irregularities"] += len(standing)
@@ -178,13 +211,15 @@ def midgame(args) -> int:
                     totals[case, mode].update(st)
                     label = variant + (f" #{gi}" if gi else "")
                     print(f"{label:16} {case:16} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
-                          f"exact without irregularity {st['exact']}  named {st['named']}  irregularities "
+                          f"exact without irregularity {st['exact']} (+{st['pair observed']} a pair observed)  "
+                          f"named {st['named']}  irregularities "
                           f"{st['irregularities']} (+{st['dismissed']} dismissed)  observations {st['observations']}",
                           flush=True)
     print("per fault kind and mode:")
     for (case, mode), st in totals.items():
         if st["games"]:
-            print(f"  {case:16} {mode:6} games {st['games']:3}  exact without irregularity {st['exact']:3}  named "
+            print(f"  {case:16} {mode:6} games {st['games']:3}  exact without irregularity {st['exact']:3} "
+                  f"(+{st['pair observed']} a pair observed)  named "
                   f"{st['named']:3}  irregularities {st['irregularities']} (+{st['dismissed']} dismissed)  "
                   f"observations {st['observations']}")
     return 0
