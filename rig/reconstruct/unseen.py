@@ -6,7 +6,9 @@
   the board shows the mover's move, a square closing where the opponent can land (a capture's landings one
   after the other), then the mover lifting again (or the capture's first removal). No player plays a piece
   from nowhere, so a legal reply onto that square whose origin never opened names the stuck switch
-  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
+  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`). A piece read taken off earlier (an
+  open ``gone`` reading: its switch may have died under it) that can make the reply is tried first: it explains
+  the lift the stuck reading leaves unexplained (stuckcapture.py re-reads it at the reply's turn).
 - Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
   landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
 
@@ -75,7 +77,9 @@ class UnseenReplies:
         c3 set down and lifted, then a1; :meth:`_reply_hops`) and may be clearing its pieces (``c`` the first of
         them, the others standing): the turn is cut at its first landing. The mover's capture cleared, his last
         removal read as a possible reply (``_split``), is no reply. Where two origins fit, the lowest is read and
-        an observation says so (the moves after it may show the other: chainread.py)."""
+        an observation says so (the moves after it may show the other: chainread.py). Where a piece read taken off
+        (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed and no origin is named: the
+        landing's turn re-reads that piece as standing (stuckcapture.py)."""
         seg = self._seg
         split = self._split
         if self._clock_mode or self._held is not None or not seg.changes or self._diode_trouble() \
@@ -101,6 +105,7 @@ class UnseenReplies:
         placed = [x]
         moved = frozenset(last)
         found = []
+        gone = None
         first = self._reply_hops(x)
         hops = frozenset(ch.square for ch in changes[first:])
         for x in placed:
@@ -112,6 +117,11 @@ class UnseenReplies:
             index = self._index(after)
             if any(m.origin == c.square and m.destination == x for m in index.moves):
                 continue                  # the piece lifted can land there: the piece played (a switch stuck on x)
+            if self._gone_reaches(after, x):
+                # a piece read taken off (its switch may have died under it) reaches x: its move, read when the
+                # landing's turn is (stuckcapture.py), before any origin is taken for a stuck switch
+                gone = (plan, occ_plan)
+                break
             for target in {occ_before, occ_before - {c.square}}:
                 replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - hops,
                                                            None if target == occ_before else c.square)
@@ -119,13 +129,15 @@ class UnseenReplies:
                            and m.origin != c.square     # (a switch that opens now is not stuck)
                            and hops <= set(m.path[1:])]
                 found.extend((plan, occ_plan, m) for m in replies)
-        if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
-                                                                                 for _, _, r in found):
+        if gone is None and (not found or len({(p.move.key, o) for p, o, _ in found}) != 1
+                             or any(r.origin in self._mask for _, _, r in found)):
             return False
-        found.sort(key=lambda f: f[2].origin)
-        plan, occ_plan, reply = found[0]
-        replies = list(dict.fromkeys(r for _, _, r in found))
-        x = reply.destination
+        if gone is not None:
+            plan, occ_plan = gone
+            reply = None
+        else:
+            found.sort(key=lambda f: f[2].origin)
+            plan, occ_plan, reply = found[0]
         t_x = last[x]
         name = self.variant.square_name
         mover = self.board.turn
@@ -137,7 +149,17 @@ class UnseenReplies:
                                                   f"{name(changes[first].square)}")
         else:
             self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
-        origin = reply.origin
+        if reply is not None:
+            self._stuck_origin_fault(reply, list(dict.fromkeys(r for _, _, r in found)), t_x)
+        if first == len(changes) - 1:
+            self._record_change(self._seg, SquareChange(t_x, x, False))
+        return True
+
+    def _stuck_origin_fault(self, reply: Move, replies: list[Move], t_x: float) -> None:
+        """:meth:`_stuck_reply`'s fault: the origin of ``reply`` is ``stuck-closed``; where ``replies`` are two or
+        more, the lowest is read, an observation says so and the moves after it may show the other."""
+        name = self.variant.square_name
+        x, origin = reply.destination, reply.origin
         self._fault(origin, "stuck-closed", t_x, f"{name(origin)} never opened, yet only the piece there reaches "
                                                  f"{name(x)}: its switch is stuck closed", True)
         if len(replies) > 1:
@@ -145,12 +167,9 @@ class UnseenReplies:
             # read, an observation says so, and the moves after it may show the other (chainread.py)
             self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, fault="stuck-closed")
             self._observe("illegal-move", t_x, tuple(sorted(r.origin for r in replies)),
-                          f"read as {reply.text(name=name)}", not mover, self._number,
+                          f"read as {reply.text(name=name)}", self.board.turn, self._number,
                           "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
                           + f" explains the landing on {name(x)}; the sensors cannot tell which")
-        if first == len(changes) - 1:
-            self._record_change(self._seg, SquareChange(t_x, x, False))
-        return True
 
     def _reply_hops(self, x: int) -> int:
         """The index of the first change of a reply landing last on ``x``: the turn's last changes, a landing
@@ -263,8 +282,9 @@ class UnseenReplies:
         """Without a clock, no move explains the turn at ``occ`` (the mover begins his next move at ``t``, or
         the board stays still), yet it shows the mover's move and a legal reply once one kind of lift is set
         apart: the reply's piece read off its square before the mover's move was over, or a piece of the mover
-        read off after the reply and still off. A switch that died under the piece then reads the lift (or a
-        player picked the piece up early; no rule forbids either). The changes are read in the order the game
+        read off after his move (one that stood before it, or the one it just put down) and still off. A switch
+        that died under the piece then reads the lift (or a player picked the piece up early; no rule forbids
+        either). The changes are read in the order the game
         allows: the mover's move, the reply, and the mover's lifts still off begin his next move. No player
         irregularity comes of it; True when both moves are committed. (A dead switch shows once a piece stands
         there again: the next move reads it.)"""
@@ -286,8 +306,10 @@ class UnseenReplies:
                 for x in head:
                     if x is not early:
                         (shown.discard if x.up else shown.add)(x.square)
+                # the mover's pieces read off after his move and still off: one that stood there before it,
+                # or the piece his move just put down (its switch dying under it, or lifted again)
                 own = {x.square for x in tail if x.up and x.square in shown and x.square not in occ
-                       and owner(x.square) is mover}
+                       and (owner(x.square) is mover or x.square not in seg.occ0)}
                 if early is None and not own:
                     continue
                 first = self._explain(frozenset(shown))
@@ -296,8 +318,8 @@ class UnseenReplies:
                     continue
                 # with an early lift, the mover's pieces off may be the ones the reply took (ownlift.py)
                 for kept in [own, set()] if early is not None and own else [own]:
-                    if kept & {first.move.destination, *first.move.captured}:
-                        continue
+                    if kept & set(first.move.captured) or kept - seg.occ0 - {first.move.destination}:
+                        continue          # (a square the move did not put his piece on is not his)
                     after = self._physical_after(first, frozenset(shown))
                     for landed in [None, *self._own_landings(tail, shown, kept)]:
                         now = occ | kept if landed is None else (occ | kept) - {landed}
