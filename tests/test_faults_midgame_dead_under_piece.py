@@ -67,3 +67,15 @@ def test_dead_under_piece_international_clock_last_move_lands_on_the_dead_switch
     assert _read_exactly(s, r)[-2:] == ["21-27", "41-36"]
     assert [(o.type, o.squares) for o in r.observations if o.number == r.moves[-1].number] == [
         ("illegal-move", (square,))]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_international_no_clock_recapture_lifted_during_the_reply(health):
+    """Game 10: white's 31-26, then 32 dies while black plays 21-27 (read off between the lift of 21 and the
+    landing on 27); white's 32x21 shows its landing on 21 and the removal of 27, then black lifts 11. The turn
+    shows no move (32, 21 and 27 touched: irregular as one move of white). Read in the order the game allows:
+    31-26, 21-27, and 32x21 from the square read off during the reply (the lift of 11 begins black's next
+    move), not 31-26 with ``own-piece-removed``, ``opponent-piece-touched`` and ``piece-moved-after-release``."""
+    s, r, _square = _dead_under_piece(10, 16, False, health, 20)
+    assert _read_exactly(s, r)[13:18] == ["16-21", "31-26", "21-27", "32x21", "11-16"]
+    assert r.irregularities == []

@@ -189,6 +189,9 @@ class Segmenter:
                 # the lift of a piece the move just read put there: the mover begins again (the reply is over)
                 piece = self.board.piece_at(square)
                 occ_before = occ | {square}
+        if piece is not None and piece[0] != mover and not self._clock_mode and self._split is None \
+                and len(seg.changes) > 4 and self._three_moves(occ_before):
+            seg = self._seg                   # his move, the reply and his next (lifted early) read: c is a reply
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move

@@ -321,39 +321,70 @@ class UnseenReplies:
                     if kept & set(first.move.captured) or kept - seg.occ0 - {first.move.destination}:
                         continue          # (a square the move did not put his piece on is not his)
                     after = self._physical_after(first, frozenset(shown))
-                    for landed in [None, *self._own_landings(tail, shown, kept)]:
-                        now = occ | kept if landed is None else (occ | kept) - {landed}
+                    for landed, caps in [(None, frozenset()), *self._own_landings(tail, kept)]:
+                        now = occ | kept | caps if landed is None else (occ | kept | caps) - {landed}
                         second = explain(after, frozenset(shown), now, index=self._index(after))
                         if second is None or not second.legal or not second.exact \
                                 or early is not None and second.move.origin != early.square \
-                                or landed is not None and not self._lands_next(after, second, kept, landed):
+                                or landed is not None and not self._lands_next(after, second, kept, landed, caps):
                             continue
                         self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail,
-                                                 kept, occ, landed)
+                                                 kept, occ, landed, caps)
                         return True
         return False
 
+    def _three_moves(self, occ: frozenset[int]) -> bool:
+        """Without a clock, the opponent lifts a piece while the turn (at ``occ``) shows no move: read as
+        :meth:`_interleaved` with the mover's next move over too (his piece read off during the reply, then
+        its landing), the lift then begins the opponent's reply to it."""
+        expl = self._explain(occ)
+        if expl is not None and expl.legal and expl.exact:
+            return False
+        return self._interleaved(self._now, occ)
+
     @staticmethod
-    def _own_landings(tail: list[SquareChange], shown: set[int], kept: set[int]) -> list[int]:
-        """Squares, empty at the mover's move, that closed in ``tail`` after his first lift of ``kept``: the
-        landing of his next move (its lift read off early, during the reply), tried last."""
+    def _own_landings(tail: list[SquareChange], kept: set[int]) -> list[tuple[int, frozenset[int]]]:
+        """The landing of the mover's next move (its lift read off early, during the reply), tried last: a square
+        that closed in ``tail`` after his first lift of ``kept`` and stayed closed (empty at his move, or left by
+        the reply), with the pieces that move took: none, or the squares set down on in ``tail`` and lifted after
+        that lift, last (the reply's piece taken by the mover's capture)."""
         lifts = [x.t for x in tail if x.up and x.square in kept]
         if not lifts:
             return []
-        return [x.square for x in tail if not x.up and x.square not in shown and x.t > min(lifts)]
+        start = min(lifts)
+        last = {x.square: x for x in tail}
+        caps = frozenset(s for s, x in last.items() if x.up and x.t > start and s not in kept
+                         and any(not y.up and y.square == s for y in tail))
+        landings = [s for s, x in last.items() if not x.up and x.t > start and s not in kept]
+        return [(s, c) for s in landings for c in ([frozenset(), caps] if caps else [frozenset()])]
 
-    def _lands_next(self, board: Board, second: Explanation, kept: set[int], landed: int) -> bool:
+    def _lands_next(self, board: Board, second: Explanation, kept: set[int], landed: int,
+                    caps: frozenset[int]) -> bool:
         """After the reply ``second`` (legal, from ``board``), the mover's piece lifted from one of ``kept`` has
-        a legal move onto ``landed`` (his next move, which the next turn reads from its changes)."""
+        a legal move onto ``landed`` taking ``caps`` (his next move, which the next turn reads from its changes)."""
         after = snap(board)
         after.push(second.move)
-        return any(m.origin in kept and m.destination == landed for m in self._index(snap(after)).moves)
+        return any(m.origin in kept and m.destination == landed and frozenset(m.captured) == caps
+                   for m in self._index(snap(after)).moves)
+
+    @staticmethod
+    def _next_changes(tail: list[SquareChange], own: set[int], landed: int | None,
+                      caps: frozenset[int]) -> list[SquareChange]:
+        """The changes of ``tail`` that begin the mover's next move: his lifts of ``own``, the landing on
+        ``landed`` after them, and the last lift of each of ``caps`` (the pieces that move takes)."""
+        lifts = [x.t for x in tail if x.up and x.square in own]
+        start = min(lifts) if lifts else float("inf")
+        last = {x.square: x for x in tail}
+        return [x for x in tail if x.square in own or x.square == landed and x.t > start
+                or x.square in caps and x is last[x.square]]
 
     def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
                             early: SquareChange | None, tail: list[SquareChange], own: set[int],
-                            occ: frozenset[int], landed: int | None = None) -> None:
+                            occ: frozenset[int], landed: int | None = None,
+                            caps: frozenset[int] = frozenset()) -> None:
         """:meth:`_interleaved`'s reading committed: ``head`` (the mover's move), ``early`` and the ``tail`` but
-        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn (with ``landed``, its landing)."""
+        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn (with ``landed``, its landing,
+        and the removals of ``caps``, the pieces it takes)."""
         name, mover = self.variant.square_name, self.board.turn
         old = self._seg
         self._split = None
@@ -367,18 +398,17 @@ class UnseenReplies:
             self._off_early.add(early.square)    # its switch may have died: first suspect of a dead one
         self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
                      occ_after=frozenset(shown))
-        nxt = own | ({landed} if landed is not None else set())
-        reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in nxt],
+        nxt = self._next_changes(tail, own, landed, caps)
+        reply = sorted(([early] if early is not None else []) + [x for x in tail if x not in nxt],
                        key=lambda x: x.t)
         for x in reply:
             self._record_change(self._seg, x)
         why = (f"{name(early.square)} read off before {SIDE[mover]}'s move was over" if early is not None else
                f"{SIDE[mover]} lifted " + ", ".join(name(x) for x in sorted(own)) + " after it")
         self._commit(second, reply[-1].t if reply else head[-1].t, f"{SIDE[not mover]} played; {why}",
-                     occ_after=(occ - (nxt - own)) | own)
-        for x in tail:
-            if x.square in nxt:
-                self._record_change(self._seg, x)
+                     occ_after=(occ - ({landed} - own if landed is not None else set())) | own | caps)
+        for x in nxt:
+            self._record_change(self._seg, x)
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
