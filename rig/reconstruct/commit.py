@@ -104,7 +104,7 @@ class CommitPolicy:
             # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
             self._other_side_move(deadline, self._occ)
         elif expl is None or not expl.legal:
-            self._interleaved(deadline, self._occ)    # the reply's piece read off early (unseen.py)
+            self._interleaved(deadline, self._occ)    # the reply's piece read off early (interleave.py)
 
     def _unplayable(self, occ: frozenset[int]) -> bool:
         """A still board no move (or move in progress) accounts for: pieces of both colours gone

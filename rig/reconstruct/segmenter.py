@@ -305,7 +305,7 @@ class Segmenter:
         elif (up and self._split is None and seg.changes and square not in seg.occ0 and square in seg.placed_at
               and self._interleaved(t, occ | {square})):
             # without a clock, the mover lifts the piece he played again: his move and a reply whose piece read
-            # off early (a switch dead under it) are read, and this lift begins his next move (unseen.py)
+            # off early (a switch dead under it) are read, and this lift begins his next move (interleave.py)
             seg = self._seg
         elif up and self._split is not None and self._split_captures(square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture
