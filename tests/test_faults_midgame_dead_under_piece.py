@@ -79,3 +79,15 @@ def test_dead_under_piece_international_no_clock_recapture_lifted_during_the_rep
     s, r, _square = _dead_under_piece(10, 16, False, health, 20)
     assert _read_exactly(s, r)[13:18] == ["16-21", "31-26", "21-27", "32x21", "11-16"]
     assert r.irregularities == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_international_no_clock_landing_on_the_dead_switch_taken_at_once(health):
+    """Game 10: 30 died under white's piece before 30-24; black's 19x30 over 24 lands on the dead 30 unseen,
+    and white's 35x24 over 30 takes it off unseen too: the board stays still with 19, 24 (back again) and 35
+    changed, pieces of both colours gone, which no move explains. Read in order: 19x30 one square short (its
+    destination never changed in the turn), then a legal reply that captures the piece on it: 30 is ``dead``
+    and both moves are read, not a lost position."""
+    s, r, square = _dead_under_piece(10, 28, False, health, 34)
+    assert _read_exactly(s, r)[30:33] == ["33x24", "19x30", "35x24"]
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "dead")]

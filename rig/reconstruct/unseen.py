@@ -11,6 +11,9 @@
   the lift the stuck reading leaves unexplained (stuckcapture.py re-reads it at the reply's turn).
 - Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
   landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
+- Without a clock, a switch dead under the mover's landing that the reply captures at once shows neither: the
+  still board reads as the mover's move one square short and a legal reply taking the piece on that square
+  (:meth:`UnseenReplies._dead_landing_taken`).
 - Lifts read out of the game's order (a switch dying under a piece during the other side's move) are
   interleave.py's.
 
@@ -27,7 +30,7 @@ from rig.move import Move
 from rig.reconstruct.chainread import reread_chain
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import PendingSplit
+from rig.reconstruct.state import SIDE, PendingSplit
 
 __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
@@ -277,6 +280,50 @@ class UnseenReplies:
                           + f" explains where {name(split.square)} went; the sensors cannot tell which")
         self._commit(Explanation(move, True, None), c.t, f"{'white' if mover else 'black'} lifted "
                                                          f"{name(c.square)} after the reply")
+        return True
+
+    def _dead_landing_taken(self, t: float, occ: frozenset[int]) -> bool:
+        """Without a clock, the board stays still (at ``t``, reading ``occ``) and no move explains the turn, but
+        its changes read in order as the mover's legal move one square short, its destination never changing in
+        the turn, then a legal reply, exact, that captures the piece on that square: a switch dead under it
+        shows neither the landing nor the removal (19x30 over 24 onto a dead 30, then 35x24 over 30). No
+        player leaves a piece in the air while his opponent captures it: the square is ``dead`` (masked), both
+        moves are read. Only where one reading fits; True when committed."""
+        seg = self._seg
+        if self._clock_mode or self._held is not None or self._split is not None or self._diode_trouble() \
+                or len(seg.changes) < 3:
+            return False
+        changes = seg.changes
+        quiet = frozenset(range(1, self.variant.squares + 1)) - {c.square for c in changes} - self._mask.squares
+        index = self._index()
+        found = []
+        shown = set(seg.occ0)
+        for k, head_last in enumerate(changes[:-1]):
+            (shown.discard if head_last.up else shown.add)(head_last.square)
+            for move in index.moves:
+                x = move.destination
+                if x not in quiet or x in shown or move.origin == x \
+                        or (seg.occ0 - {move.origin}).difference(move.captured) | {x} != shown | {x}:
+                    continue
+                before = frozenset(shown | {x})
+                first = self._explain(before)
+                if first is None or not first.legal or not first.exact or first.move.key != move.key:
+                    continue
+                after = self._physical_after(first, before)
+                second = explain(after, before, occ, index=self._index(after))
+                if second is not None and second.legal and second.exact and x in second.move.captured:
+                    found.append((k, x, first, second, before))
+        if len({(f[1], f[2].move.key, f[3].move.key) for f in found}) != 1:
+            return False
+        k, x, first, second, before = found[-1]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._fault(x, "dead", changes[k].t, f"{name(first.move.origin)} left and nothing came down; the reply "
+                                             f"{second.move.text(name=name)} takes the piece on {name(x)}: its "
+                                             "switch showed neither the landing nor the removal", False)
+        self._cut(k + 1, changes[k].t, first, before, f"{SIDE[mover]} moved {first.move.text(name=name)} onto "
+                                                       f"{name(x)}, unseen")
+        self._commit(second, t, f"{SIDE[not mover]} took the piece on {name(x)}", occ_after=occ)
         return True
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
