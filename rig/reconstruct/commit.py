@@ -65,7 +65,8 @@ class CommitPolicy:
         if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the
             # side to move: both colours gone, yet one move explains it
-            if not self._other_side_move(deadline, self._occ) and not self._interleaved(deadline, self._occ):
+            if not self._other_side_move(deadline, self._occ) and not self._interleaved(deadline, self._occ) \
+                    and not self._dead_landing_taken(deadline, self._occ):
                 # both colours gone and a square closed that no move reaches: a square that closed on its own
                 # beside the move, with no piece to put there, is a switch stuck closed (unseen.py
                 # ``_stuck_on_empty``), not a knocked board: a sensor fault, never a player's irregularity
@@ -104,7 +105,7 @@ class CommitPolicy:
             # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
             self._other_side_move(deadline, self._occ)
         elif expl is None or not expl.legal:
-            self._interleaved(deadline, self._occ)    # the reply's piece read off early (unseen.py)
+            self._interleaved(deadline, self._occ)    # the reply's piece read off early (interleave.py)
 
     def _unplayable(self, occ: frozenset[int]) -> bool:
         """A still board no move (or move in progress) accounts for: pieces of both colours gone

@@ -36,6 +36,7 @@ from rig.reconstruct.deadremoval import DeadRemoval
 from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
+from rig.reconstruct.interleave import InterleavedTurns
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.ownlift import OwnLift
@@ -133,8 +134,8 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty, DeadRemoval,
-                    OwnLift):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
+                    DeadRemoval, OwnLift):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -146,7 +147,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
-        self._off_early: set[int] = set()          # squares read off early, the piece played later (unseen.py)
+        self._off_early: set[int] = set()          # squares read off early, the piece played later (interleave.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._init_ghosts()
         self._init_chainread()
@@ -374,7 +375,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
                 return ghostly
         ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
         # a square the scanner may hold (missing diode) first, then one that read its piece off before it was
-        # played (unseen.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
+        # played (interleave.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
         # the lowest; when two stay possible an observation says so
         closed = self._closed_once
         rank = {sq: (sq not in ghosts, sq not in self._off_early, sq in closed) for _, sq, _ in found}

@@ -17,6 +17,7 @@ from dataclasses import replace
 
 from rig.pdn import ClockStamp, result_text
 from rig.reconstruct import detectors
+from rig.reconstruct.faults import one_square_off
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.outputs import (
     ClockUpdate,
@@ -151,6 +152,8 @@ class ClockPresses:
                 if not after and self._magnet_wait(ev):
                     return
                 plan = self._fault_plan(self._occ, None)
+                if plan is None and self._ending and id(ev) in self._waited:
+                    plan = self._last_press_plan(at, white)
             elif not after and (self._landing_wait(ev) or self._destination_wait(ev, plan)):
                 return
             if plan is not None:
@@ -163,6 +166,35 @@ class ClockPresses:
                 self._other_side_commit(t, not white, fallback_for=white)
         if len(self.moves) > n:
             self._pressed(len(self.moves) - 1, ev)
+
+    def _last_press_plan(self, t: float, white: bool) -> Explanation | None:
+        """The input ends on the mover's press (looked at again ``magnet_s`` later), his move one square short of
+        a legal move: its landing never closed (or its origin never opened). A switch dead under the landing reads
+        so, and so does a slow magnet the recording stopped before; nothing after it can tell which, so no
+        switch is named (:meth:`_fault_plan` names one only where the game goes on). The press completes the move
+        (FPD 000 art. 6.2a): the move is read and an observation says what the sensors did not see; where two
+        moves fit, the lowest square is read and the observation names both. The explanation, or None."""
+        seg = self._seg
+        changed = {c.square for c in seg.changes}
+        quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
+        index = self._index()
+        found = sorted(one_square_off(index, seg.occ0, self._occ, quiet), key=lambda f: f[1])
+        if not found:
+            return None
+        move, square, kind = found[0]
+        expl = explain(self.board, seg.occ0, self._occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order),
+                       seg.hints, index)
+        if expl is None or not expl.legal or not expl.exact:
+            return None
+        name = self.variant.square_name
+        squares = tuple(sorted({f[1] for f in found}))
+        where = " or ".join(name(s) for s in squares)
+        what = "closed" if kind == "dead" else "opened"
+        self._observe("illegal-move", t, squares, f"read as {self.board.move_text(expl.move, index.moves)}", white,
+                      self._number, f"the session ends on {SIDE[white]}'s press with {where} never {what}: a "
+                                    "faulty switch or a slow magnet the recording stopped before; the sensors "
+                                    "cannot tell which" + (", nor which square" if len(squares) > 1 else ""))
+        return expl
 
     def _destination_wait(self, ev: ClockEvent, plan) -> bool:
         """A press that finds the board showing a move whose destination closed less than ``touch_s`` before

@@ -189,6 +189,9 @@ class Segmenter:
                 # the lift of a piece the move just read put there: the mover begins again (the reply is over)
                 piece = self.board.piece_at(square)
                 occ_before = occ | {square}
+        if piece is not None and piece[0] != mover and not self._clock_mode and self._split is None \
+                and len(seg.changes) > 4 and self._three_moves(occ_before):
+            seg = self._seg                   # his move, the reply and his next (lifted early) read: c is a reply
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
@@ -302,7 +305,7 @@ class Segmenter:
         elif (up and self._split is None and seg.changes and square not in seg.occ0 and square in seg.placed_at
               and self._interleaved(t, occ | {square})):
             # without a clock, the mover lifts the piece he played again: his move and a reply whose piece read
-            # off early (a switch dead under it) are read, and this lift begins his next move (unseen.py)
+            # off early (a switch dead under it) are read, and this lift begins his next move (interleave.py)
             seg = self._seg
         elif up and self._split is not None and self._split_captures(square):
             self._resolve_split()       # the piece the mover just played is taken by the opponent's capture

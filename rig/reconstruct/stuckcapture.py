@@ -90,6 +90,25 @@ class StandingReread:
                 return
         self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares), True))
 
+    def _gone_reaches(self, board: Board, square: int) -> bool:
+        """A piece read taken off the board (an open ``gone`` reading: its switch may have died under it), put back
+        on ``board``, has a legal move landing on ``square``: a landing there with no lift seen is its move as
+        well as one from a switch stuck under another origin, and the piece read off is the first to try (it
+        explains the lift the other reading leaves unexplained)."""
+        plies = self._plies
+        for r in self._open_readings:
+            if not r.gone or r.ply >= len(plies) or plies[r.ply].withdrawn:
+                continue
+            for s in r.standing:
+                piece = plies[r.ply].board_before.piece_at(s)
+                if piece is None or piece.white != board.turn or board.piece_at(s) is not None:
+                    continue
+                back = board.copy(stack=False)
+                back.set_pieces({**board.pieces(), s: piece}, board.turn)
+                if any(m.origin == s and m.destination == square for m in self._index(back).moves):
+                    return True
+        return False
+
     def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None,
                          committing: bool) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move: when a capture whose piece was read as left standing, its
@@ -224,8 +243,8 @@ class StandingReread:
         prev = r.occ0
         for k, (entry, (move, after)) in enumerate(zip(entries, steps)):
             self._seg = Segment(entry.t, prev, pieces=self._pieces)
-            self._commit(Explanation(move, True, None), entry.t, "re-read: a switch stuck closed under a captured "
-                                                                 "piece", occ_after=after)
+            self._commit(Explanation(move, True, None), entry.t, "re-read: a switch dead under a piece read taken "
+                         "off" if r.gone else "re-read: a switch stuck closed under a captured piece", occ_after=after)
             self._restamp(len(self.moves) - 1, *stamps[k])
             if awaiting is not None and awaiting == old_index[k]:
                 awaiting = len(self.moves) - 1

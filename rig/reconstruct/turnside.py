@@ -53,7 +53,7 @@ class TurnSide:
 
     def _theirs_off(self, seg: Segment, occ: frozenset[int]) -> bool:
         """A piece of the side not to move was lifted in the segment and is still off the board at ``occ``, and a
-        square of the side to move's lifts reads closed again (unseen.py ``_interleaved``'s early lift)."""
+        square of the side to move's lifts reads closed again (interleave.py ``_interleaved``'s early lift)."""
         board, turn = self.board, self.board.turn
         owners = {x: board.piece_at(x) for x in seg.lift_order}
         return any(p is not None and p[0] != turn and x not in occ for x, p in owners.items()) \

@@ -6,9 +6,16 @@
   the board shows the mover's move, a square closing where the opponent can land (a capture's landings one
   after the other), then the mover lifting again (or the capture's first removal). No player plays a piece
   from nowhere, so a legal reply onto that square whose origin never opened names the stuck switch
-  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`).
+  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`). A piece read taken off earlier (an
+  open ``gone`` reading: its switch may have died under it) that can make the reply is tried first: it explains
+  the lift the stuck reading leaves unexplained (stuckcapture.py re-reads it at the reply's turn).
 - Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
   landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
+- Without a clock, a switch dead under the mover's landing that the reply captures at once shows neither: the
+  still board reads as the mover's move one square short and a legal reply taking the piece on that square
+  (:meth:`UnseenReplies._dead_landing_taken`).
+- Lifts read out of the game's order (a switch dying under a piece during the other side's move) are
+  interleave.py's.
 
 The fault is a ``sensor_faults`` item (masked from then on), never a player's irregularity; where two squares
 fit, the lowest is read, an observation says so, and the moves after it may show the other (chainread.py).
@@ -16,7 +23,6 @@ fit, the lowest is read, an observation says so, and the moves after it may show
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any, Iterable
 
 from rig.board import Board
@@ -24,7 +30,7 @@ from rig.move import Move
 from rig.reconstruct.chainread import reread_chain
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import SIDE, PendingSplit, Segment, snap
+from rig.reconstruct.state import SIDE, PendingSplit
 
 __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
 
@@ -75,7 +81,9 @@ class UnseenReplies:
         c3 set down and lifted, then a1; :meth:`_reply_hops`) and may be clearing its pieces (``c`` the first of
         them, the others standing): the turn is cut at its first landing. The mover's capture cleared, his last
         removal read as a possible reply (``_split``), is no reply. Where two origins fit, the lowest is read and
-        an observation says so (the moves after it may show the other: chainread.py)."""
+        an observation says so (the moves after it may show the other: chainread.py). Where a piece read taken off
+        (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed and no origin is named: the
+        landing's turn re-reads that piece as standing (stuckcapture.py)."""
         seg = self._seg
         split = self._split
         if self._clock_mode or self._held is not None or not seg.changes or self._diode_trouble() \
@@ -101,6 +109,7 @@ class UnseenReplies:
         placed = [x]
         moved = frozenset(last)
         found = []
+        gone = None
         first = self._reply_hops(x)
         hops = frozenset(ch.square for ch in changes[first:])
         for x in placed:
@@ -112,6 +121,11 @@ class UnseenReplies:
             index = self._index(after)
             if any(m.origin == c.square and m.destination == x for m in index.moves):
                 continue                  # the piece lifted can land there: the piece played (a switch stuck on x)
+            if self._gone_reaches(after, x):
+                # a piece read taken off (its switch may have died under it) reaches x: its move, read when the
+                # landing's turn is (stuckcapture.py), before any origin is taken for a stuck switch
+                gone = (plan, occ_plan)
+                break
             for target in {occ_before, occ_before - {c.square}}:
                 replies = [m for m in stuck_origin_replies(after, index, occ_plan, target, moved - hops,
                                                            None if target == occ_before else c.square)
@@ -119,13 +133,15 @@ class UnseenReplies:
                            and m.origin != c.square     # (a switch that opens now is not stuck)
                            and hops <= set(m.path[1:])]
                 found.extend((plan, occ_plan, m) for m in replies)
-        if not found or len({(p.move.key, o) for p, o, _ in found}) != 1 or any(r.origin in self._mask
-                                                                                 for _, _, r in found):
+        if gone is None and (not found or len({(p.move.key, o) for p, o, _ in found}) != 1
+                             or any(r.origin in self._mask for _, _, r in found)):
             return False
-        found.sort(key=lambda f: f[2].origin)
-        plan, occ_plan, reply = found[0]
-        replies = list(dict.fromkeys(r for _, _, r in found))
-        x = reply.destination
+        if gone is not None:
+            plan, occ_plan = gone
+            reply = None
+        else:
+            found.sort(key=lambda f: f[2].origin)
+            plan, occ_plan, reply = found[0]
         t_x = last[x]
         name = self.variant.square_name
         mover = self.board.turn
@@ -137,7 +153,17 @@ class UnseenReplies:
                                                   f"{name(changes[first].square)}")
         else:
             self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
-        origin = reply.origin
+        if reply is not None:
+            self._stuck_origin_fault(reply, list(dict.fromkeys(r for _, _, r in found)), t_x)
+        if first == len(changes) - 1:
+            self._record_change(self._seg, SquareChange(t_x, x, False))
+        return True
+
+    def _stuck_origin_fault(self, reply: Move, replies: list[Move], t_x: float) -> None:
+        """:meth:`_stuck_reply`'s fault: the origin of ``reply`` is ``stuck-closed``; where ``replies`` are two or
+        more, the lowest is read, an observation says so and the moves after it may show the other."""
+        name = self.variant.square_name
+        x, origin = reply.destination, reply.origin
         self._fault(origin, "stuck-closed", t_x, f"{name(origin)} never opened, yet only the piece there reaches "
                                                  f"{name(x)}: its switch is stuck closed", True)
         if len(replies) > 1:
@@ -145,12 +171,9 @@ class UnseenReplies:
             # read, an observation says so, and the moves after it may show the other (chainread.py)
             self._open_reading([Explanation(r, True, None) for r in replies], self._seg.occ0, fault="stuck-closed")
             self._observe("illegal-move", t_x, tuple(sorted(r.origin for r in replies)),
-                          f"read as {reply.text(name=name)}", not mover, self._number,
+                          f"read as {reply.text(name=name)}", self.board.turn, self._number,
                           "a switch stuck closed under any of " + ", ".join(name(r.origin) for r in replies)
                           + f" explains the landing on {name(x)}; the sensors cannot tell which")
-        if first == len(changes) - 1:
-            self._record_change(self._seg, SquareChange(t_x, x, False))
-        return True
 
     def _reply_hops(self, x: int) -> int:
         """The index of the first change of a reply landing last on ``x``: the turn's last changes, a landing
@@ -259,104 +282,49 @@ class UnseenReplies:
                                                          f"{name(c.square)} after the reply")
         return True
 
-    def _interleaved(self, t: float, occ: frozenset[int]) -> bool:
-        """Without a clock, no move explains the turn at ``occ`` (the mover begins his next move at ``t``, or
-        the board stays still), yet it shows the mover's move and a legal reply once one kind of lift is set
-        apart: the reply's piece read off its square before the mover's move was over, or a piece of the mover
-        read off after the reply and still off. A switch that died under the piece then reads the lift (or a
-        player picked the piece up early; no rule forbids either). The changes are read in the order the game
-        allows: the mover's move, the reply, and the mover's lifts still off begin his next move. No player
-        irregularity comes of it; True when both moves are committed. (A dead switch shows once a piece stands
-        there again: the next move reads it.)"""
+    def _dead_landing_taken(self, t: float, occ: frozenset[int]) -> bool:
+        """Without a clock, the board stays still (at ``t``, reading ``occ``) and no move explains the turn, but
+        its changes read in order as the mover's legal move one square short, its destination never changing in
+        the turn, then a legal reply, exact, that captures the piece on that square: a switch dead under it
+        shows neither the landing nor the removal (19x30 over 24 onto a dead 30, then 35x24 over 30). No
+        player leaves a piece in the air while his opponent captures it: the square is ``dead`` (masked), both
+        moves are read. Only where one reading fits; True when committed."""
         seg = self._seg
-        if self._clock_mode or self._held is not None or self._diode_trouble():
+        if self._clock_mode or self._held is not None or self._split is not None or self._diode_trouble() \
+                or len(seg.changes) < 3:
             return False
-        board, mover = self.board, self.board.turn
-
-        def owner(square: int) -> bool | None:
-            piece = board.piece_at(square) if square in seg.occ0 else None
-            return None if piece is None else piece[0]
-
         changes = seg.changes
-        for k in range(len(changes)):
-            head, tail = changes[:k + 1], changes[k + 1:]
-            seen = Counter(x.square for x in head)
-            for early in [None, *(x for x in head if x.up and owner(x.square) is (not mover) and seen[x.square] == 1)]:
-                shown = set(seg.occ0)
-                for x in head:
-                    if x is not early:
-                        (shown.discard if x.up else shown.add)(x.square)
-                own = {x.square for x in tail if x.up and x.square in shown and x.square not in occ
-                       and owner(x.square) is mover}
-                if early is None and not own:
+        quiet = frozenset(range(1, self.variant.squares + 1)) - {c.square for c in changes} - self._mask.squares
+        index = self._index()
+        found = []
+        shown = set(seg.occ0)
+        for k, head_last in enumerate(changes[:-1]):
+            (shown.discard if head_last.up else shown.add)(head_last.square)
+            for move in index.moves:
+                x = move.destination
+                if x not in quiet or x in shown or move.origin == x \
+                        or (seg.occ0 - {move.origin}).difference(move.captured) | {x} != shown | {x}:
                     continue
-                first = self._explain(frozenset(shown))
-                if first is None or not first.legal or not first.exact \
-                        or early is not None and early.square in first.move.captured:
+                before = frozenset(shown | {x})
+                first = self._explain(before)
+                if first is None or not first.legal or not first.exact or first.move.key != move.key:
                     continue
-                # with an early lift, the mover's pieces off may be the ones the reply took (ownlift.py)
-                for kept in [own, set()] if early is not None and own else [own]:
-                    if kept & {first.move.destination, *first.move.captured}:
-                        continue
-                    after = self._physical_after(first, frozenset(shown))
-                    for landed in [None, *self._own_landings(tail, shown, kept)]:
-                        now = occ | kept if landed is None else (occ | kept) - {landed}
-                        second = explain(after, frozenset(shown), now, index=self._index(after))
-                        if second is None or not second.legal or not second.exact \
-                                or early is not None and second.move.origin != early.square \
-                                or landed is not None and not self._lands_next(after, second, kept, landed):
-                            continue
-                        self._commit_interleaved(first, second, [x for x in head if x is not early], early, tail,
-                                                 kept, occ, landed)
-                        return True
-        return False
-
-    @staticmethod
-    def _own_landings(tail: list[SquareChange], shown: set[int], kept: set[int]) -> list[int]:
-        """Squares, empty at the mover's move, that closed in ``tail`` after his first lift of ``kept``: the
-        landing of his next move (its lift read off early, during the reply), tried last."""
-        lifts = [x.t for x in tail if x.up and x.square in kept]
-        if not lifts:
-            return []
-        return [x.square for x in tail if not x.up and x.square not in shown and x.t > min(lifts)]
-
-    def _lands_next(self, board: Board, second: Explanation, kept: set[int], landed: int) -> bool:
-        """After the reply ``second`` (legal, from ``board``), the mover's piece lifted from one of ``kept`` has
-        a legal move onto ``landed`` (his next move, which the next turn reads from its changes)."""
-        after = snap(board)
-        after.push(second.move)
-        return any(m.origin in kept and m.destination == landed for m in self._index(snap(after)).moves)
-
-    def _commit_interleaved(self, first: Explanation, second: Explanation, head: list[SquareChange],
-                            early: SquareChange | None, tail: list[SquareChange], own: set[int],
-                            occ: frozenset[int], landed: int | None = None) -> None:
-        """:meth:`_interleaved`'s reading committed: ``head`` (the mover's move), ``early`` and the ``tail`` but
-        ``own`` (the reply), and the lifts of ``own`` begin the mover's next turn (with ``landed``, its landing)."""
-        name, mover = self.variant.square_name, self.board.turn
-        old = self._seg
-        self._split = None
-        self._seg = Segment(old.t0, old.occ0, pieces=old.pieces)
-        shown = set(old.occ0)
-        for x in head:
-            self._record_change(self._seg, x)
-            (shown.discard if x.up else shown.add)(x.square)
-        if early is not None:
-            shown.add(early.square)
-            self._off_early.add(early.square)    # its switch may have died: first suspect of a dead one
-        self._commit(first, head[-1].t, f"{SIDE[mover]} moved {first.move.text(name=name)}",
-                     occ_after=frozenset(shown))
-        nxt = own | ({landed} if landed is not None else set())
-        reply = sorted(([early] if early is not None else []) + [x for x in tail if x.square not in nxt],
-                       key=lambda x: x.t)
-        for x in reply:
-            self._record_change(self._seg, x)
-        why = (f"{name(early.square)} read off before {SIDE[mover]}'s move was over" if early is not None else
-               f"{SIDE[mover]} lifted " + ", ".join(name(x) for x in sorted(own)) + " after it")
-        self._commit(second, reply[-1].t if reply else head[-1].t, f"{SIDE[not mover]} played; {why}",
-                     occ_after=(occ - (nxt - own)) | own)
-        for x in tail:
-            if x.square in nxt:
-                self._record_change(self._seg, x)
+                after = self._physical_after(first, before)
+                second = explain(after, before, occ, index=self._index(after))
+                if second is not None and second.legal and second.exact and x in second.move.captured:
+                    found.append((k, x, first, second, before))
+        if len({(f[1], f[2].move.key, f[3].move.key) for f in found}) != 1:
+            return False
+        k, x, first, second, before = found[-1]
+        name = self.variant.square_name
+        mover = self.board.turn
+        self._fault(x, "dead", changes[k].t, f"{name(first.move.origin)} left and nothing came down; the reply "
+                                             f"{second.move.text(name=name)} takes the piece on {name(x)}: its "
+                                             "switch showed neither the landing nor the removal", False)
+        self._cut(k + 1, changes[k].t, first, before, f"{SIDE[mover]} moved {first.move.text(name=name)} onto "
+                                                       f"{name(x)}, unseen")
+        self._commit(second, t, f"{SIDE[not mover]} took the piece on {name(x)}", occ_after=occ)
+        return True
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
         """The opponent's move from a masked square shows no lift: his first change is a capture's removal
