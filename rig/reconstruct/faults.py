@@ -148,6 +148,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._off_early: set[int] = set()          # squares read off early, the piece played later (unseen.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
+        self._raw_masked: dict[int, bool] = {}          # each masked square's last raw reading (closed: True)
         self._init_ghosts()
         self._init_chainread()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
@@ -187,6 +188,10 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             if square in self._ghost_masked:
                 continue
             reads = square in occupied
+            was, self._raw_masked[square] = self._raw_masked.get(square, True), reads
+            if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
+                self._switch_works(t, square, "stuck-closed")   # earlylift.py: a stuck switch never opens
+                continue
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)
