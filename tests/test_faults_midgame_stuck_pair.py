@@ -76,3 +76,19 @@ def test_stuck_pair_international_clock_game_22_moves_onto_the_wrong_square_move
     assert _standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(44, "stuck-closed")]
     assert _re_reads(r) == [(15, "43-39 re-read as 44-39")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_pair_international_no_clock_game_22_opponent_lands_on_the_other_stuck_square(health):
+    """Game 22, without a clock: 40 sticks; 40-34 shows only its landing, read 39-34 (39 or 40). Black plays 1-6,
+    white lifts 45 for 45-40, which lands unseen on the stuck 40 (it reads closed before and after), and black
+    lifts 21: no masked square takes 45's piece, but with 40-34 read (40 masked, empty) 45-40 is legal, so the ply
+    is re-read, 1-6 committed and 45-40 read at black's lift (stuckpair.py ``_split_to_stuck``; was
+    position-lost)."""
+    s, r, square = _stuck_leaving(22, 10, False, health, plies=16)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[10:14] == ["40-34", "1-6", "45-40", "21-26"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(40, "stuck-closed")]
+    assert _re_reads(r) == [(6, "39-34 re-read as 40-34")]

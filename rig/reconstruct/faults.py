@@ -42,6 +42,7 @@ from rig.reconstruct.ownlift import OwnLift
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
+from rig.reconstruct.stuckpair import StuckPair
 from rig.reconstruct.unseen import UnseenReplies
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
@@ -134,7 +135,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, EarlyLift, StuckEmpty, DeadRemoval,
-                    OwnLift):
+                    OwnLift, StuckPair):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 

@@ -189,6 +189,14 @@ class Segmenter:
                 # the lift of a piece the move just read put there: the mover begins again (the reply is over)
                 piece = self.board.piece_at(square)
                 occ_before = occ | {square}
+        if piece is not None and piece[0] == mover and self._split is not None and self._mask.assumed \
+                and square in self._split.occ and not self._split_captures(square) and not self._split_to_masked() \
+                and self._split_to_stuck(t):
+            seg = self._seg                   # the opponent's piece went to the other square of a stuck pair
+            mover = self.board.turn           # (stuckpair.py): this lift is looked at on his move, the squares
+            occ = self._occ                   # the re-read freed as the game now has them
+            occ_before = occ | {square}
+            piece = self.board.piece_at(square) if square in seg.occ0 else None
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
