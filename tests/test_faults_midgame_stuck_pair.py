@@ -92,3 +92,22 @@ def test_stuck_pair_international_no_clock_game_22_opponent_lands_on_the_other_s
     assert _standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(40, "stuck-closed")]
     assert _re_reads(r) == [(6, "39-34 re-read as 40-34")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_pair_international_clock_game_19_ghost_refuted_then_the_same_switch_stays_closed(health):
+    """Game 19, with a clock: 40 sticks; 40-34 leaves 40 reading closed, read as a ghost of a missing diode at 34
+    (34 and two corners of a rectangle closed). A settled frame then shows that rectangle standing with its fourth
+    corner open: 34's diode is in place, the ghost fault is withdrawn and its masks freed (ghostread.py
+    ``_refute_named``), not kept to mask squares for the rest of the game. At ply 48, 40-34 again leaves 40 closed
+    (39-34 fits too): the switch that already read closed after its piece left is taken first, ``stuck-closed``,
+    with no re-read needed (was 39-34 with 39 "held by the scanner", then position-lost)."""
+    s, r, square = _stuck_leaving(19, 10, True, health, plies=52)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[10] == got[48] == "40-34"
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(40, "stuck-closed")]
+    assert [(f.square, f.kind) for f in r.sensor_faults if f.withdrawn] == [(34, "ghost")]
+    assert [(o.number, o.squares) for o in r.observations] == [(25, (40, 39))]
+    assert _re_reads(r) == []

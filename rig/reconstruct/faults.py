@@ -150,6 +150,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         self._off_early: set[int] = set()          # squares read off early, the piece played later (unseen.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._raw_masked: dict[int, bool] = {}          # each masked square's last raw reading (closed: True)
+        self._stayed_closed: set[int] = set()     # squares whose switch read closed after their piece left
         self._init_ghosts()
         self._init_chainread()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
@@ -378,12 +379,14 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             ghostly = self._ghost_origin(found, occ, lifted)
             if ghostly is not None:
                 return ghostly
-        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
+        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost" and not f.withdrawn}
         # a square the scanner may hold (missing diode) first, then one that read its piece off before it was
-        # played (unseen.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
-        # the lowest; when two stay possible an observation says so
-        closed = self._closed_once
-        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq in closed) for _, sq, _ in found}
+        # played (unseen.py ``_interleaved``: a switch dying under it), then one whose switch read closed after
+        # its piece left before (the same switch showing the same again), then one whose switch never closed,
+        # then the lowest; when two stay possible an observation says so
+        closed, stayed = self._closed_once, self._stayed_closed
+        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq not in stayed, sq in closed)
+                for _, sq, _ in found}
         squares = sorted(rank, key=lambda sq: (rank[sq], sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
@@ -394,7 +397,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
             return None
         name = self.variant.square_name
         t = seg.last_change if seg.last_change is not None else seg.t0
-        if any(f.kind == "ghost" for f in self.sensor_faults):
+        if any(f.kind == "ghost" and not f.withdrawn for f in self.sensor_faults):
             # a missing diode: the scanner holds a cell's reading while its rectangle is closed, so a square
             # may read as it was for a while; masked until it reads what the game says, not a fault
             self._held_squares[square] = square in seg.occ0
