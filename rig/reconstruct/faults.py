@@ -182,7 +182,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, StandingReread, E
         """A frame through the mask. A ``dead`` switch that closes under the piece the game puts there works
         again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
         that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
-        whatever stands on it; the scanner says when it recovers.)"""
+        whatever stands on it; the scanner says when it recovers.) A ``stuck-closed`` switch that opens (a stuck
+        one never does) re-reads the open reading that named it (earlylift.py ``_switch_works``)."""
         if self._ghost_watch:
             self._ghost_stage(t, occupied)
         mask = self._mask
