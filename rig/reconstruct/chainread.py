@@ -124,11 +124,13 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
         swap: dict[int, int] = {}
         for k, move in enumerate(combo):
             legal = index_of(board).moves
-            if not any(m.key == move.key for m in legal):
-                moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
-                if moved is None:
-                    break
+            # a move read onto (off) a fault's old square showed nothing there (masked): that switch working,
+            # the same piece went onto (came off) the new square, even where the move read stays legal
+            moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
+            if moved is not None:
                 move = moved
+            elif not any(m.key == move.key for m in legal):
+                break
             r = by_ply.get(first + k)
             if r is not None and r.fault and move is not played[k]:
                 old, new = r.fault_at(played[k]), r.fault_at(move)
@@ -187,6 +189,8 @@ class ChainReread:
         # squares a re-read freed (their fault moved to another square): until the next commit, an occupancy
         # taken before the re-read has them as their mask had them, not as the game does
         self._freed: frozenset[int] = frozenset()
+        # open readings of a stuck origin past REREAD_FAULT_PLIES: only the switch opening re-reads them
+        self._stale_stuck: list[OpenReading] = []
 
     def _open_reading(self, alts: list[Explanation], occ0: frozenset[int], fault: str | None = None,
                       beside: tuple[int, ...] = ()) -> None:
@@ -209,19 +213,46 @@ class ChainReread:
                 standing.append(r)        # read by _reread_standing; or the turn under way (its move not
                 continue                  # yet committed: :meth:`_split_reread`, then re-read as the others)
             if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
+                if r.fault == "stuck-closed" and r.ply < n:
+                    self._stale_stuck.append(r)   # its switch opening still tells (:meth:`_stuck_readings`)
                 continue
-            ply = plies[r.ply]
-            if ply.withdrawn or ply.move is None or all(ply.move.key != m.key for m in r.moves):
+            if not self._reading_stands(r):
                 continue
             keep.append(r)
         self._open_readings = keep + standing
-        if not keep:
+        if not keep or not self._plies_sound(keep[0].ply):
             return []
-        for ply in plies[keep[0].ply:]:
+        return keep
+
+    def _reading_stands(self, r: OpenReading) -> bool:
+        """The open reading's ply is still in the record, read as one of its moves."""
+        ply = self._plies[r.ply]
+        return not ply.withdrawn and ply.move is not None and any(ply.move.key == m.key for m in r.moves)
+
+    def _plies_sound(self, first: int) -> bool:
+        """Every ply from ``first`` on is a legal move of the record, with no set-up between (what a re-read
+        of the moves from there needs)."""
+        for ply in self._plies[first:]:
             if ply.withdrawn or ply.move is None or not ply.legal or ply.setup_before is not None \
                     or ply.needs_setup or ply.setup_only:
-                return []
-        return keep
+                return False
+        return True
+
+    def _stuck_readings(self, square: int) -> list[OpenReading]:
+        """The open readings, recent or past REREAD_FAULT_PLIES, that read a switch stuck closed under
+        ``square`` with the move they took (the first re-readable one, and the recent ones after it): a stuck
+        switch never opens, so its opening tells whenever it comes (:meth:`EarlyLift._switch_works`)."""
+        live = self._live_readings()
+        n = len(self._plies)
+        self._stale_stuck = [r for r in self._stale_stuck if r.ply < n and self._reading_stands(r)]
+        fits = [r for r in self._stale_stuck + live if r.fault == "stuck-closed"
+                and r.fault_at(self._plies[r.ply].move) == square]
+        if not fits:
+            return []
+        first = min(fits, key=lambda r: r.ply)
+        if not self._plies_sound(first.ply):
+            return []
+        return [first] + [r for r in live if r.ply > first.ply]
 
     def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False,
                      lifted: int | None = None) -> tuple[Explanation, frozenset[int]] | None:

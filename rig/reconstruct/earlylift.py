@@ -116,15 +116,21 @@ class EarlyLift:
                                                 "came down after the fault was read (a piece still in the hand)")
                 return
 
-    def _switch_works(self, t: float, square: int) -> None:
-        """``square``, masked as a ``dead`` switch read under the landing of an earlier ply (not the last: no
-        piece stays in the hand over a whole reply), one of two squares its piece could reach (an open
-        reading), reads closed under the piece the game has there: the switch works, so that piece never came
-        down on it. When exactly one way of reading that ply (and the moves after it, each staying legal)
-        leaves ``square`` empty, and the opponent's piece lifted (a pending split) then has a legal move onto
-        it, the mover's move is committed, the moves are read so and the fault moves to the other square
-        (chainread.py); the square, freed and read empty, shows the closing as a change of the turn under way
-        (41-37 read 41-36 with 36 or 37 dead; 36 closing under white's 41-36 seven moves later)."""
+    def _switch_works(self, t: float, square: int, kind: str = "dead") -> None:
+        """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could
+        reach, or come from), reads what a working switch reads under the game of the ply read the other way:
+        the switch works, so the reading was wrong. When exactly one way of reading the plies (each staying
+        legal) fits, the mover's move under way is committed, the moves are read so and the fault moves to the
+        other square (chainread.py); the square, freed, shows its reading as a change of the turn under way.
+
+        - ``dead`` (read under a landing of an earlier ply, not the last: no piece stays in the hand over a
+          whole reply): it closes under the piece the game has there, so that piece never came down on it; the
+          way read leaves ``square`` empty, and the opponent's piece lifted (a pending split) has a legal move
+          onto it (41-37 read 41-36 with 36 or 37 dead; 36 closing under white's 41-36 seven moves later);
+        - ``stuck-closed`` (read under an origin): it opens, which a stuck switch never does, so the piece read
+          to have left it stands there and is being lifted now; the way read leaves a piece on ``square`` and
+          changes that ply (45-40 read 44-40 with 44 or 45 stuck; 44 opening under white's 44-39 four plies
+          later). Not bounded by ``REREAD_FAULT_PLIES``: the opening tells whenever it comes."""
         plies, split = self._plies, self._split
         if self._held is not None or not plies:
             return
@@ -133,36 +139,60 @@ class EarlyLift:
             if not isinstance(split.plan, Explanation) or not (split.plan.legal and split.plan.exact):
                 return
             pending = split.plan.move
-        last = len(plies) + (pending is not None) - 2   # a later ply: not the piece still in the hand
-        readings = self._live_readings()
-        fits = [r for r in readings if r.fault == "dead" and r.ply < last
-                and (move := plies[r.ply].move) is not None and r.fault_at(move) == square]
+        if kind == "dead":
+            last = len(plies) + (pending is not None) - 2   # a later ply: not the piece still in the hand
+            readings = self._live_readings()
+            fits = [r for r in readings if r.fault == "dead" and r.ply < last
+                    and (move := plies[r.ply].move) is not None and r.fault_at(move) == square]
+        else:
+            readings = fits = self._stuck_readings(square)
         if not fits:
             return
         lifted = split.square if split is not None else None
 
         def accept(board: Board, cur: frozenset[int]) -> bool | None:
+            if kind != "dead":
+                return True if square in cur else None
             if square in cur or lifted is not None and not any(
                     m.origin == lifted and square in m.path[1:] for m in self._index(board).moves):
                 return None
             return True
 
-        first = readings[0].ply
-        played = [p.move for p in plies[first:]] + ([pending] if pending is not None else [])
-        found = reread_chain(readings, played, lambda k: plies[k].board_before if k < len(plies) else self.board,
-                             self._index, accept)
-        if found is None or found.first != fits[0].ply:
+        def search() -> ChainReading | None:
+            first = readings[0].ply
+            played = [p.move for p in plies[first:]] + ([pending] if pending is not None else [])
+            found = reread_chain(readings, played, lambda k: plies[k].board_before if k < len(plies)
+                                 else self.board, self._index, accept)
+            if found is None or found.first != fits[0].ply or kind != "dead" and found.steps[0][0].key == played[0].key:
+                return None
+            return found
+
+        found = search()
+        if found is None:
             return
         name = self.variant.square_name
         if split is not None:
             self._split = None
-            self._cut(split.index, split.t, split.plan, split.occ, f"{name(square)} closed after the opponent "
+            change = "closed" if kind == "dead" else "opened"
+            self._cut(split.index, split.t, split.plan, split.occ, f"{name(square)} {change} after the opponent "
                                                                    f"lifted {name(split.square)}: his move starts")
-            found = self._find_chain(accept)
+            if kind == "dead":
+                found = self._find_chain(accept)
+            else:
+                pending = None
+                readings = fits = self._stuck_readings(square)
+                found = search() if fits else None
             if found is None:
                 return
-        self._rewrite_chain(t, found, f"the switch of {name(square)} closed under the piece the game had there: "
-                                      "it works, the piece went to the other square")
+        if kind == "dead":
+            why = f"the switch of {name(square)} closed under the piece the game had there: it works, the piece " \
+                  "went to the other square"
+        else:
+            why = f"the switch of {name(square)} opened: it is not stuck, the piece came from the other square"
+            used = set(map(id, readings))
+            self._stale_stuck = [r for r in self._stale_stuck if id(r) not in used]
+            self._open_readings = list(readings) + [r for r in self._open_readings if id(r) not in used]
+        self._rewrite_chain(t, found, why)
 
     def _their_landing(self, square: int) -> bool:
         """``square``, masked as a ``dead`` switch under the last ply's landing, one of two squares its piece

@@ -43,6 +43,7 @@ from rig.reconstruct.ownlift import OwnLift
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
+from rig.reconstruct.stuckpair import StuckPair
 from rig.reconstruct.unseen import UnseenReplies
 
 __all__ = ["SENSOR_FAULT_KINDS", "SwitchMask", "WaitingPress", "setup_suspect", "one_square_off", "explain_masked"]
@@ -135,7 +136,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift):
+                    DeadRemoval, OwnLift, StuckPair):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -149,6 +150,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._closed_once: set[int] = set()        # squares whose switch has closed during the session
         self._off_early: set[int] = set()          # squares read off early, the piece played later (interleave.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
+        self._raw_masked: dict[int, bool] = {}          # each masked square's last raw reading (closed: True)
+        self._stayed_closed: set[int] = set()     # squares whose switch read closed after their piece left
         self._init_ghosts()
         self._init_chainread()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
@@ -180,7 +183,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         """A frame through the mask. A ``dead`` switch that closes under the piece the game puts there works
         again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
         that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
-        whatever stands on it; the scanner says when it recovers.)"""
+        whatever stands on it; the scanner says when it recovers.) A ``stuck-closed`` switch that opens (a stuck
+        one never does) re-reads the open reading that named it (earlylift.py ``_switch_works``)."""
         if self._ghost_watch:
             self._ghost_stage(t, occupied)
         mask = self._mask
@@ -188,6 +192,10 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             if square in self._ghost_masked:
                 continue
             reads = square in occupied
+            was, self._raw_masked[square] = self._raw_masked.get(square, True), reads
+            if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
+                self._switch_works(t, square, "stuck-closed")   # earlylift.py: a stuck switch never opens
+                continue
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)
@@ -373,12 +381,14 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             ghostly = self._ghost_origin(found, occ, lifted)
             if ghostly is not None:
                 return ghostly
-        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost"}
+        ghosts = {f.square for f in self.sensor_faults if f.kind == "ghost" and not f.withdrawn}
         # a square the scanner may hold (missing diode) first, then one that read its piece off before it was
-        # played (interleave.py ``_interleaved``: a switch dying under it), then one whose switch never closed, then
-        # the lowest; when two stay possible an observation says so
-        closed = self._closed_once
-        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq in closed) for _, sq, _ in found}
+        # played (interleave.py ``_interleaved``: a switch dying under it), then one whose switch read closed after
+        # its piece left before (the same switch showing the same again), then one whose switch never closed,
+        # then the lowest; when two stay possible an observation says so
+        closed, stayed = self._closed_once, self._stayed_closed
+        rank = {sq: (sq not in ghosts, sq not in self._off_early, sq not in stayed, sq in closed)
+                for _, sq, _ in found}
         squares = sorted(rank, key=lambda sq: (rank[sq], sq))
         move, square, kind = next(f for f in found if f[1] == squares[0])
         expl = explain(board, seg.occ0, occ ^ {square}, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
@@ -389,7 +399,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             return None
         name = self.variant.square_name
         t = seg.last_change if seg.last_change is not None else seg.t0
-        if any(f.kind == "ghost" for f in self.sensor_faults):
+        if any(f.kind == "ghost" and not f.withdrawn for f in self.sensor_faults):
             # a missing diode: the scanner holds a cell's reading while its rectangle is closed, so a square
             # may read as it was for a while; masked until it reads what the game says, not a fault
             self._held_squares[square] = square in seg.occ0

@@ -61,8 +61,11 @@ class GhostHandling:
         if wiring is None:
             wiring = self._wiring = Wiring.standard(self.variant)
         on = occupied - self._raw_prev
-        if not self._no_diode and self._raw_prev and t - self._raw_t >= GHOST_WINDOW_S:
-            self._refute_diodes(wiring, self._raw_prev)
+        if self._raw_prev and t - self._raw_t >= GHOST_WINDOW_S:
+            if not self._no_diode:
+                self._refute_diodes(wiring, self._raw_prev)
+            elif not self._scanner_holds:
+                self._refute_named(t, wiring, self._raw_prev)
         self._raw_prev = occupied
         self._raw_t = t
         if on and not self._no_diode and self._deb.raw is not None:
@@ -72,8 +75,8 @@ class GhostHandling:
             if len(recent) > 1:
                 self._ghost_search(t, occupied, on, [s for _, s in recent])
         diodes = self._no_diode | self._diode_suspects
-        if not diodes:
-            return
+        if not diodes and not self._ghost_masked:
+            return                        # (a diode refuted: the squares masked for its ghosts are freed)
         ghosts = ghost_squares(wiring, diodes, occupied)
         masked = self._ghost_masked
         if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
@@ -202,6 +205,21 @@ class GhostHandling:
         if self._diode_suspects & refuted:
             self._diode_suspects -= refuted
 
+
+    def _refute_named(self, t: float, wiring: Wiring, frame: frozenset[int]) -> None:
+        """A settled frame in which a diode-less square the frames named reads closed with two corners of a
+        rectangle, yet the fourth corner reads open: the diode is there (the test of :meth:`_refute_diodes`,
+        exact), so the squares it was read from were something else (a switch stuck closed under the origin it
+        explained). The ``ghost`` fault is withdrawn and its ghosts are no longer masked (the next frame frees
+        them)."""
+        for x in [x for x in self._no_diode if x in frame and not ghost_squares(wiring, (x,), frame) <= frame]:
+            self._no_diode.discard(x)
+            self._refuted.add(x)
+            name = self.variant.square_name(x)
+            for i, f in enumerate(self.sensor_faults):
+                if f.square == x and f.kind == "ghost" and not f.withdrawn:
+                    self._withdraw_fault(i, f"a rectangle of {name} stood while its fourth corner read open: its "
+                                            "diode is in place")
 
     def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
         """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
@@ -361,6 +379,7 @@ class GhostHandling:
         self._note(t, f"square {self.variant.square_name(square)} still reads closed after its piece left: a "
                       "missing diode's ghost (its rectangle reads closed), masked while it stands")
         self._ghost_masked.add(square)
+        self._stayed_closed.add(square)
         self._mask_square(square, False)
         if len(self._diode_suspects) == 1:
             (x,) = self._diode_suspects

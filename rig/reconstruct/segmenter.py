@@ -192,6 +192,14 @@ class Segmenter:
         if piece is not None and piece[0] != mover and not self._clock_mode and self._split is None \
                 and len(seg.changes) > 4 and self._three_moves(occ_before):
             seg = self._seg                   # his move, the reply and his next (lifted early) read: c is a reply
+        if piece is not None and piece[0] == mover and self._split is not None and self._mask.assumed \
+                and square in self._split.occ and not self._split_captures(square) and not self._split_to_masked() \
+                and self._split_to_stuck(t):
+            seg = self._seg                   # the opponent's piece went to the other square of a stuck pair
+            mover = self.board.turn           # (stuckpair.py): this lift is looked at on his move, the squares
+            occ = self._occ                   # the re-read freed as the game now has them
+            occ_before = occ | {square}
+            piece = self.board.piece_at(square) if square in seg.occ0 else None
         if piece is not None and piece[0] != mover and (
                 seg.changes or self._mask.assumed and self._masked_move_unseen(occ_before)):
             # an opponent's piece leaves the board: a capture being cleared, a wrong removal, or his move
