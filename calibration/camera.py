@@ -29,7 +29,8 @@ from vision.classify import BLACK, DARK, LIGHT, WHITE, Appearance, Classifier, F
 from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
 from vision.grid import BoardGrid, canonical_maps, find_grid
-from vision.kings import HEIGHTS, fit_piece, start_bias
+from vision.kings import HEIGHTS
+from vision.kings_calibration import fit_piece, start_bias
 from vision.pose import board_homography, pose_from_homography
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]

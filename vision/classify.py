@@ -23,7 +23,8 @@ import numpy as np
 
 from rig.variants import Variant
 from vision.colour import CLIPPED, AddedWhite, features
-from vision.kings import StackReader
+from vision.glare_look import GlareField
+from vision.kings import Look, StackReader
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.pose import CameraPose
 from vision.shading import FineLight
@@ -159,6 +160,7 @@ class Classifier:
             self._skin = SkinCue(appearance.light_ref, self.dark, px)
             self._warm = ClippedCue(self.dark, px)
             self._fine = FineLight(appearance.light_ref, self.dark, px, self.margin)  # the stack's second look
+            self._glare_field = GlareField(n, px, self.margin)  # glare's white, off before the second look
             self._added_white = AddedWhite(appearance.light_ref.astype(np.float32) + 1.0)  # as _gain's obs
             ref = features(np.clip(appearance.light_ref[~self.dark], 0, 255)[None].astype(np.float32))[0]
             self._ref_clipped = appearance.light_ref[~self.dark].max(-1) > 250
@@ -379,7 +381,8 @@ class Classifier:
             squares[sq] = "w" if colour == WHITE else "b"
             confidence[sq] = max(w, b) / total
         # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
-        stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares)
+        stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares,
+                                                                                       gain_full)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, warm=warm, edge=edge, ms=(time.perf_counter() - start) * 1000, t=t,
                        stack=stack, unknown=unknown)
@@ -413,8 +416,8 @@ class Classifier:
         keep = ((old != WHITE) & (old != BLACK)) | ((new != WHITE) & (new != BLACK))
         return np.where(keep, old, new), plain
 
-    def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str]
-                ) -> tuple[dict[int, float], frozenset]:
+    def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str],
+                gain_full: np.ndarray) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
         squares whose stack the view cannot tell (every one when the calibration found no square that can):
         their code is the colour's man, ``unknown`` says it is not known."""
@@ -424,18 +427,29 @@ class Classifier:
 
         lab_padded = self.stacks.padded(lab_full)
 
-        def again(doubt) -> tuple[np.ndarray, np.ndarray]:  # the light within a square (vision.shading)
+        def closer(doubt, glare: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            """The light within a square (vision.shading); with ``glare``, glare's white taken off first
+            (vision.glare_look: left on, the light squares read it as more light)."""
             lab2, grey2 = lab_padded.copy(), grey.copy()
             b = self.stacks.border
-            for box in self.stacks.boxes(doubt):
-                relit, (ys, xs) = self._fine.relit(corrected, lab_full, LIGHT, (WHITE, BLACK), box)
+            boxes = self.stacks.boxes(doubt)
+            plain, lab_plain = corrected, lab_full
+            if glare:
+                plain, lab_plain = self._glare_field.without(corrected, lab_full, gain_full, self._glare, boxes,
+                                                             self._classes)
+            for box in boxes:
+                relit, (ys, xs) = self._fine.relit(plain, lab_plain, LIGHT, (WHITE, BLACK), box)
                 at = (slice(ys.start + b, ys.stop + b), slice(xs.start + b, xs.stop + b))
                 lab2[at] = self._classes(relit)
                 grey2[at] = cv2.cvtColor(relit, cv2.COLOR_BGR2GRAY)
             return lab2, grey2
 
-        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK,
-                                again=again)
+        looks = [Look(closer)]
+        if self._glare.any():  # a third look where glare reaches a doubtful piece's window
+            white = self._glare_field.field(self._glare)
+            looks.append(Look(lambda doubt: closer(doubt, glare=True),
+                              lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])))
+        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()
         for rc, (z, known, king) in fits.items():

@@ -13,8 +13,9 @@ twice as tall, its top twice as far from the base), so the piece's own brightnes
 darker and brighter pixels, is correlated with +1 on each model's top disc and -1 on its wall, at the same
 shift as the silhouette (both channels as one complex window, one transform a piece:
 :meth:`StackReader._best`). Each colour's fits are taken off by the bias its start men showed at calibration
-(:func:`start_bias`), and judged against a band that follows the square's parallax (:func:`band`). A piece
-whose fit says neither is looked at a second time (:meth:`StackReader.read`, :mod:`vision.shading`).
+(:func:`vision.kings_calibration.start_bias`), and judged against a band that follows the square's parallax
+(:func:`band`). A piece whose fit says neither is looked at again (:meth:`StackReader.read`: :mod:`vision.shading`,
+:mod:`vision.glare_look`).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
@@ -25,14 +26,14 @@ takes the stack from the rules (:mod:`vision.stability`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
 
 from vision.pose import CameraPose
 
-__all__ = ["StackReader", "StackModel", "fit_piece", "band", "start_bias", "SEARCH", "HEIGHTS"]
+__all__ = ["StackReader", "StackModel", "Look", "band", "SEARCH", "HEIGHTS"]
 
 SEARCH = 5          # pixels a piece may stand off its square's centre, each way (placed off-centre)
 PAD = 3             # pixels of "no piece here" around the larger silhouette
@@ -63,6 +64,16 @@ BIAS_MAX = 0.5
 MIN_QUALITY = (0.85, 0.78)
 RADII = np.arange(0.30, 0.465, 0.02)   # piece radius tried at calibration, squares
 HEIGHTS = np.arange(0.06, 0.405, 0.02)  # a man's height tried at calibration, squares
+
+
+@dataclass(frozen=True)
+class Look:
+    """A closer look at the doubtful pieces (:meth:`StackReader.read`): ``see`` given their squares returns the
+    padded labelled view and brightness taken more closely there; ``where``, when given, says on which squares
+    this look sees anything the ones before did not (the others are not fitted again)."""
+
+    see: Callable[[list], tuple[np.ndarray, np.ndarray]]
+    where: Callable[[tuple[int, int]], bool] | None = None
 
 
 def band(shift: float, black: bool) -> tuple[float, float]:
@@ -391,25 +402,30 @@ class StackReader:
         return z, quality
 
     def read(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
-             black: int | None = None, again: Callable[[list], tuple[np.ndarray, np.ndarray]] | None = None) -> dict:
+             black: int | None = None, again: Callable | Sequence[Look] | None = None) -> dict:
         """(row, col) -> (z, known, king) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
         king (+1) scale; whether it says which (the square allows it, the fit is clear of the band between the
         models, and the better model fits the piece: a glare or a shadow of the piece's colour beside it fits
         neither), each colour by its own band (:func:`band`); and whether it says a king. ``again``, when given,
-        is a second look, asked for only when a piece's first fit says neither: given those squares, it returns
-        the padded labelled view and brightness taken more closely there (:mod:`vision.shading`: the light within
-        a square); those pieces alone are fitted again, judged the same way, and settled where the second fit is
-        clear and on the side of the band's middle the first one was."""
+        is a second look (a :class:`Look`'s ``see``, or several looks tried in turn), asked for only when a
+        piece's fit still says neither: given those squares, it returns the padded labelled view and brightness
+        taken more closely there (:mod:`vision.shading`: the light within a square; :mod:`vision.glare_look`:
+        glare's white off); those pieces alone (and of them, those the look's ``where`` names) are fitted again,
+        judged the same way, and settled where the new fit is clear and on the side of the band's middle the
+        first one was."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
         out = {rc: self._judge(rc, c == black, v, q) for (rc, c), v, q in zip(pieces, z, quality)}
-        doubt = [(rc, c) for rc, c in pieces if self.allows(rc) and not out[rc][1]]
-        if doubt and again is not None:
-            z, quality = self.fits(*again([rc for rc, _ in doubt]), doubt, static, black)
+        for look in (() if again is None else (Look(again),) if callable(again) else again):
+            doubt = [(rc, c) for rc, c in pieces if self.allows(rc) and not out[rc][1]
+                     and (look.where is None or look.where(rc))]
+            if not doubt:
+                continue
+            z, quality = self.fits(*look.see([rc for rc, _ in doubt]), doubt, static, black)
             for (rc, c), v, q in zip(doubt, z, quality):
                 closer = self._judge(rc, c == black, v, q)
-                # the two looks must agree: the first fit already leaned to the side the second one settles
+                # the looks must agree: the first fit already leaned to the side the new one settles
                 if closer[1] and closer[2] == (out[rc][0] >= sum(band(self.models[rc].shift, c == black)) / 2):
                     out[rc] = closer
         return out
@@ -426,73 +442,3 @@ class StackReader:
         man_at, king_at = band(self.models[rc].shift, black)
         clear = (z <= man_at or z >= king_at) and quality >= MIN_QUALITY[int(black)]
         return float(z), self.allows(rc) and clear, z >= king_at
-
-
-def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
-    """Each piece's width across the parallax (pixels): what its height does not change."""
-    out = []
-    s = reader.size
-    for i, rc in enumerate(squares):
-        win = (obs[i, :s, :s] > 0).astype(np.uint8)
-        count, comp = cv2.connectedComponents(win, connectivity=4)
-        y0, x0 = reader.models[rc].window
-        x, y = rc[1] + 0.5, reader.n - rc[0] - 0.5
-        base, foot = reader.to_px(np.array([[x, y], reader.pose.foot]))
-        centre = np.round(base - (x0, y0)).astype(int)
-        label = comp[min(s - 1, max(0, centre[1])), min(s - 1, max(0, centre[0]))]
-        if count < 2 or label == 0:
-            continue
-        ys, xs = np.nonzero(comp == label)
-        u = (base - foot) / max(1e-9, float(np.hypot(*(base - foot))))
-        across = xs * -u[1] + ys * u[0]
-        out.append(float(np.percentile(across, 99.5) - np.percentile(across, 0.5)) + 1.0)
-    return out
-
-
-def start_bias(reader: StackReader, fits: dict, black: int) -> tuple[float, float]:
-    """The white and black men's bias on the man-king scale, from the start position's fits ``fits``
-    ((row, col) -> (fit, colour class), every piece a man): each colour's median fit off ``MAN_FIT`` below
-    its band's middle."""
-    out = []
-    for dark in (False, True):
-        off = [z - sum(band(reader.models[rc].shift, dark)) / 2 for rc, (z, c) in fits.items() if (c == black) == dark]
-        out.append(float(np.clip(np.median(off) - MAN_FIT[int(dark)], -BIAS_MAX, BIAS_MAX)) if off else 0.0)
-    return out[0], out[1]
-
-
-def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, grey: np.ndarray, men,
-              static: np.ndarray | None, black: int | None = None) -> tuple[float, float, float]:
-    """The set's piece radius and a man's height (squares) as the start position's men show them (``men``:
-    ((row, col), colour class) pairs, ``lab`` the labelled view, ``grey`` its brightness, ``black`` the black
-    pieces' class): the radius from the men's width across
-    the parallax, then the height whose silhouettes fit them best; and the noise of the man-or-king gap on
-    them (score units, a robust spread)."""
-    squares = [rc for rc, _ in men]
-    probe = StackReader(pose, n, px, margin, squares, float(RADII.max()), float(HEIGHTS.max()) / 2)
-    padded = probe.padded(lab)
-    pst = probe.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
-    windows = probe.windows(padded, men, pst)[..., 0]
-    widths = _widths(probe, windows, squares)
-    r = float(np.clip((np.median(widths) - 1) / 2 / px, RADII.min(), RADII.max())) if widths else 0.38
-    obs = np.fft.rfft2(windows)
-    best = (-np.inf, 0.0)
-    for h in HEIGHTS:
-        t = np.zeros((len(men), probe.fft, probe.fft), np.float32)
-        for i, rc in enumerate(squares):
-            o, x, y = probe._origin(rc, probe.height)
-            full = _draw(probe.box, probe.to_px(_silhouette(pose, x, y, r, float(h))), tuple(o))
-            t[i, :probe.box, :probe.box] = _templates((full, full))[0]  # a sharp picture: the edge counts
-        c = np.fft.irfft2(obs * np.conj(np.fft.rfft2(t)), s=(probe.fft, probe.fft))
-        total = float(c[:, :2 * SEARCH + 1, :2 * SEARCH + 1].reshape(len(men), -1).max(-1).sum())
-        if total > best[0]:
-            best = (total, float(h))
-    h = best[1]
-    reader = StackReader(pose, n, px, margin, squares, r, h)
-    padded = reader.padded(lab)
-    pst = reader.padded(static.astype(np.uint8), 0).astype(bool) if static is not None else None
-    idx = np.arange(len(men))
-    dark = np.array([c == black for _, c in men]).astype(int)
-    best = reader._best(reader.windows(padded, men, pst, reader.padded(grey, 0), black), idx, dark)
-    gaps = best[:, 1] - best[:, 0] - reader.ideal[idx, dark, 0]
-    noise = float(1.4826 * np.median(np.abs(gaps - np.median(gaps)))) if len(gaps) else 0.0
-    return r, h, noise
