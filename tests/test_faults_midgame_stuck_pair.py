@@ -111,3 +111,19 @@ def test_stuck_pair_international_clock_game_19_ghost_refuted_then_the_same_swit
     assert [(f.square, f.kind) for f in r.sensor_faults if f.withdrawn] == [(34, "ghost")]
     assert [(o.number, o.squares) for o in r.observations] == [(25, (40, 39))]
     assert _re_reads(r) == []
+
+
+@pytest.mark.parametrize("clock", [True, False], ids=["clock", "no_clock"])
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_pair_international_game_16_refuted_ghost_names_the_origin_stuck(clock, health):
+    """Game 16, ply 13 (found on the plies the bench had never tried, `--plies 13 19 25 31`): 11 sticks under
+    black's piece; 11-17 leaves 11 reading closed with 17 and two corners of a rectangle, read as a ghost of a
+    missing diode at 17 (the move right). When a settled frame refutes 17's diode, 11 still reads closed with no
+    piece on it and no ghost to explain it: its own switch is stuck (ghostread.py ``_refute_named``). Freed
+    instead, 11 read the piece that left as standing: 12-17 re-read, then black's 6-11 read 6-12, `illegal-move`."""
+    s, r, square = midgame_case("international", 16, 13, "stuck-closed", clock, health, 20)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[13] == "11-17" and got[15] == "6-11"
+    assert _standing(r) == []
+    assert (square, "stuck-closed") in _faults(r) and square == 11

@@ -211,15 +211,28 @@ class GhostHandling:
         rectangle, yet the fourth corner reads open: the diode is there (the test of :meth:`_refute_diodes`,
         exact), so the squares it was read from were something else (a switch stuck closed under the origin it
         explained). The ``ghost`` fault is withdrawn and its ghosts are no longer masked (the next frame frees
-        them)."""
+        them). A ghost-masked origin that still reads closed after its piece left (:meth:`_ghost_origin`) has no
+        ghost left to explain it: its own switch is stuck closed, and it is named so (the same evidence, one
+        explanation fewer) rather than freed to read a piece that left."""
+        refuted: float | None = None            # since when the withdrawn ghost stood
         for x in [x for x in self._no_diode if x in frame and not ghost_squares(wiring, (x,), frame) <= frame]:
             self._no_diode.discard(x)
             self._refuted.add(x)
             name = self.variant.square_name(x)
             for i, f in enumerate(self.sensor_faults):
                 if f.square == x and f.kind == "ghost" and not f.withdrawn:
+                    refuted = f.since
                     self._withdraw_fault(i, f"a rectangle of {name} stood while its fourth corner read open: its "
                                             "diode is in place")
+        if refuted is None or self._no_diode:
+            return
+        for square in sorted(s for s in self._ghost_masked if s in self._stayed_closed and s in frame
+                             and self.board.piece_at(s) is None and self._fault_kind(s) is None):
+            self._ghost_masked.discard(square)
+            self._ghost_guess = None
+            self._fault(square, "stuck-closed", refuted, f"{self.variant.square_name(square)} kept reading closed "
+                                                         "after its piece left, and no missing diode explains it",
+                        False)
 
     def _ghost_search(self, t: float, occupied: frozenset[int], on: frozenset[int], recent: list[int]) -> None:
         """Squares that closed within ``GHOST_WINDOW_S`` of each other (a hand puts down one piece at a time):
