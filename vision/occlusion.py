@@ -270,7 +270,8 @@ class EdgeWatch:
     dark frame, a sleeve the frame's colour) or like glare (pale skin over a brown frame), which the empty
     board's band (:class:`BandCue`) cannot tell from the light. Between two pictures of one scene the light only
     drifts: each side's brightness is taken against its own median, a cell changed where its brightness moved
-    past ``EDGE_LUM`` (brighter only when no glare's white explains it) or its colour turned past ``EDGE_HUE``
+    past ``EDGE_LUM`` (brighter too where the reference plus white explains it: glare stands still) or its colour
+    turned past ``EDGE_HUE``
     (fitted as the reference scaled plus white; what every cell of its side shows, the picture's noise, taken
     off: ``EDGE_NOISE`` times the side's median). A changed blob that reaches within ``EDGE_NEAR`` cells of the
     outline and covers ``EDGE_SQUARES`` is a hand.
@@ -283,7 +284,8 @@ class EdgeWatch:
     ``EDGE_MOVE`` squares (another position: pictures out of a game's order) or whose light pattern differs
     (more than ``EDGE_LIGHT`` of the light squares' gains moved by a factor e^0.1 against the rest: a new shadow
     band, another lamp). Where a square's occupancy changed, the cells its piece may reach (``reach``, per
-    square, in the view with its margin) say nothing; clipped cells neither."""
+    square, in the view with its margin) say nothing by their brightness, only by their hue (a piece is grey); a
+    cell clipped since the reference says it by its channels left under the sensor's top."""
 
     def __init__(self, n: int, px: int, margin: int, reach: dict[int, np.ndarray]):
         c = EDGE_CELL
@@ -338,7 +340,7 @@ class EdgeWatch:
         alone = not flagged and area > EDGE_SQUARES
         self._held = 0 if flagged else self._held
         if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
-            moved = self._changed(cells, channels, occupied, prev, glare=False) | (prev[4] & ~fair)  # clipped anew
+            moved = self._changed(cells, channels, occupied, prev) | (prev[4] & ~fair)  # clipped anew
             agree = self._blob(moved, near=False) < EDGE_AGREE
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
@@ -354,13 +356,13 @@ class EdgeWatch:
         d = light - ref
         return float((np.abs(d - np.median(d)) > 0.1).mean()) <= EDGE_LIGHT
 
-    def _changed(self, cells: np.ndarray, channels: np.ndarray, occupied: frozenset, ref, glare: bool = True
-                 ) -> np.ndarray:
+    def _changed(self, cells: np.ndarray, channels: np.ndarray, occupied: frozenset, ref) -> np.ndarray:
         """Cells changed against ``ref`` (cells, occupancy, light, cells not clipped): brightness past the side's own
-        drift, or hue; brighter with glare's white only when not ``glare`` (two pictures in a row agree only where
-        nothing brightened: pale skin over a brown frame is the frame plus white). ``channels`` (3, cells): each
-        channel under the sensor's top. A cell clipped since the reference (:meth:`_clipped_anew`) is judged on its
-        channels one by one."""
+        drift, or hue. Brighter is a change even where the colour is the reference's plus white: glare's white does
+        not appear between two pictures of one scene (the lamp and the camera stand still; the white it adds drifts
+        only with the light's level, inside the side's own light), and pale skin over a light-brown frame is that
+        frame plus white. ``channels`` (3, cells): each channel under the sensor's top; a cell clipped since the
+        reference (:meth:`_clipped_anew`) is judged on its channels one by one."""
         fair: np.ndarray = channels.all(0)
         a = side_tint(cells, ref[0], fair, self._sides)
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
@@ -387,14 +389,16 @@ class EdgeWatch:
             if len(here):
                 floor[side] = EDGE_NOISE * np.median(left[here])
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
-        white = (w > 0.5 * so / 3) if glare else False
-        moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
-        moved &= fair
-        moved |= self._clipped_anew(cells, a, channels, ref[3], light)
-        for sq, _ in occupied ^ ref[1]:  # a piece put down, taken off or of the other colour: its cells say nothing
+        # where a piece was put down, taken off or turned (its square's occupancy changed), its cells' brightness
+        # says nothing; their hue still does: a piece is grey (white or black) and its shadow scales, so a piece
+        # coming or going leaves a cell its colour scaled plus or minus grey, which the fit takes off
+        placed = np.zeros_like(fair)
+        for sq, _ in occupied ^ ref[1]:
             if sq in self._reach:
-                moved &= ~self._reach[sq]
-        return moved
+                placed |= self._reach[sq]
+        bright = np.abs(lum) > EDGE_LUM
+        moved = fair & ((bright & ~placed) | (rest > EDGE_HUE))
+        return moved | (self._clipped_anew(cells, a, channels, ref[3], light) & ~placed)
 
     @staticmethod
     def _clipped_anew(cells: np.ndarray, ref: np.ndarray, channels: np.ndarray, ref_fair: np.ndarray,
