@@ -62,14 +62,6 @@ def test_a_missed_hand_never_becomes_the_reference_brazilian_white_at_the_top():
     _game(6, 2, 68, 82)
 
 
-def test_a_hand_where_a_piece_was_just_put_down_is_seen_by_its_hue_portuguese_white_at_the_bottom():
-    """Seed 8 game 0 pictures 90-99 (Portuguese, white at the bottom, markers, a dark frame): a very dark hand
-    leaves over the far corner's marker beside the square its piece was just put on (picture 99: 0.34 square
-    hidden). The cells that piece may reach said nothing; their brightness still says nothing (a piece came),
-    but a piece is grey, and a black marker turned the hand's brown is no grey added."""
-    _game(8, 0, 90, 99)
-
-
 def test_pale_skin_over_a_light_brown_frame_is_no_glare_brazilian_white_at_the_top():
     """Seed 9 game 2 pictures 30-35 (Brazilian, white at the top, markers, light 0.64-0.67): a pale hand's arm
     over the light-brown frame (picture 35: 0.11 square hidden), the frame's cells brightened by half again: the

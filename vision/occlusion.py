@@ -284,8 +284,8 @@ class EdgeWatch:
     ``EDGE_MOVE`` squares (another position: pictures out of a game's order) or whose light pattern differs
     (more than ``EDGE_LIGHT`` of the light squares' gains moved by a factor e^0.1 against the rest: a new shadow
     band, another lamp). Where a square's occupancy changed, the cells its piece may reach (``reach``, per
-    square, in the view with its margin) say nothing by their brightness, only by their hue (a piece is grey); a
-    cell clipped since the reference says it by its channels left under the sensor's top."""
+    square, in the view with its margin) say nothing; a cell clipped since the reference says it by its channels
+    left under the sensor's top."""
 
     def __init__(self, n: int, px: int, margin: int, reach: dict[int, np.ndarray]):
         c = EDGE_CELL
@@ -389,16 +389,12 @@ class EdgeWatch:
             if len(here):
                 floor[side] = EDGE_NOISE * np.median(left[here])
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
-        # where a piece was put down, taken off or turned (its square's occupancy changed), its cells' brightness
-        # says nothing; their hue still does: a piece is grey (white or black) and its shadow scales, so a piece
-        # coming or going leaves a cell its colour scaled plus or minus grey, which the fit takes off
-        placed = np.zeros_like(fair)
-        for sq, _ in occupied ^ ref[1]:
+        moved = fair & ((np.abs(lum) > EDGE_LUM) | (rest > EDGE_HUE))
+        moved |= self._clipped_anew(cells, a, channels, ref[3], light)
+        for sq, _ in occupied ^ ref[1]:  # a piece put down, taken off or of the other colour: its cells say nothing
             if sq in self._reach:
-                placed |= self._reach[sq]
-        bright = np.abs(lum) > EDGE_LUM
-        moved = fair & ((bright & ~placed) | (rest > EDGE_HUE))
-        return moved | (self._clipped_anew(cells, a, channels, ref[3], light) & ~placed)
+                moved &= ~self._reach[sq]
+        return moved
 
     @staticmethod
     def _clipped_anew(cells: np.ndarray, ref: np.ndarray, channels: np.ndarray, ref_fair: np.ndarray,
