@@ -2,8 +2,9 @@
 light-brown or brown frame at a light of 1.1-1.2 clips its red, and a clipped cell used to say nothing, so the
 hand's fingertips at the board's far edge were missed and a missed hand then stood as the edge watch's reference
 (the hand-free pictures after it flagged against it). A clipped channel is a lower bound; the channels left under
-the sensor's top still move as the light moves. Unit cells, then the bench's own pictures of seed 6
-(bench/bench_vision.py)."""
+the sensor's top still move as the light moves. And glare, which stands still between two pictures of one scene:
+a brighter cell is a change though the reference plus white explains it (pale skin over a light-brown frame). Unit
+cells, then the bench's own pictures of seeds 6 and 9 (bench/bench_vision.py)."""
 
 from __future__ import annotations
 
