@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision_helpers import bench_game
+from vision.classify import DARK_INSIDE
 from vision.occlusion import BandCue, ClippedCue, glare_white
 from vision.render import render
 
@@ -99,3 +100,21 @@ def test_glare_clipping_light_brown_squares_is_no_hand_brazilian_white_at_the_to
         assert not pic.hand_in_view
         reading = clf.read(render(pic.scene))
         assert reading.warm == 0.0 and not reading.occluded, f"picture {i}: warm {reading.warm:.2f}"
+
+
+def test_a_clipped_light_square_is_no_dark_colour_brazilian_white_at_the_top():
+    """Seed 6 game 2 pictures 92, 93, 98 (Brazilian, beige and brown board, light 1.19-1.20, every light square
+    clipped): the corner light square, its red just at the sensor's top, read brown after a gain whose tint the
+    clipped squares made 30 % too red (0.17-0.33 square of a dark square's colour against 0.05). A dark colour
+    never reaches the sensor's top: only unclipped pixels count. Picture 97 (a hand hiding 0.48 square) is still
+    flagged."""
+    config, pictures = _bench_game(6, 2, {92, 93, 97, 98})
+    clf = config.classifier()
+    for i, pic in sorted(pictures.items()):
+        reading = clf.read(render(pic.scene))
+        if pic.occluded:
+            assert reading.occluded, f"picture {i}: hand missed"
+        else:
+            assert not pic.hand_in_view
+            assert reading.dark_on_light < DARK_INSIDE and not reading.occluded, (
+                f"picture {i}: dark on light {reading.dark_on_light:.2f}")

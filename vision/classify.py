@@ -338,8 +338,10 @@ class Classifier:
         cells = lab.reshape(n, px, n, px).transpose(0, 2, 1, 3)[:, :, self.centre]  # (n, n, k)
         # a dark square's colour where only a light square can be: a hand (a shadow keeps a light square light);
         # so is a piece's colour on a light square where no piece on the board reaches (a sleeve, a carried piece)
-        # (in blobs: the noise of a dim light square scatters single pixels of the dark squares' colour)
-        dark = cv2.morphologyEx((lab == DARK).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # (in blobs: the noise of a dim light square scatters single pixels of the dark squares' colour). Only where
+        # the sensor clipped nothing: a dark colour never reaches its top, and a light square at the top read after
+        # a gain whose tint its clipped channels made wrong (every light square clipped) turns brown
+        dark = cv2.morphologyEx((lab == DARK).astype(np.uint8) & fair, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # over a light square's whole inside, its edge left out (misregistration, blur): a dark hand at the board's
         # edge covers the light squares' sides, not their centres
         dark_inside = float(cv2.countNonZero(dark & self._light_inside)) / (px * px)

@@ -270,7 +270,8 @@ class EdgeWatch:
     dark frame, a sleeve the frame's colour) or like glare (pale skin over a brown frame), which the empty
     board's band (:class:`BandCue`) cannot tell from the light. Between two pictures of one scene the light only
     drifts: each side's brightness is taken against its own median, a cell changed where its brightness moved
-    past ``EDGE_LUM`` (brighter only when no glare's white explains it) or its colour turned past ``EDGE_HUE``
+    past ``EDGE_LUM`` (brighter too where the reference plus white explains it: glare stands still) or its colour
+    turned past ``EDGE_HUE``
     (fitted as the reference scaled plus white; what every cell of its side shows, the picture's noise, taken
     off: ``EDGE_NOISE`` times the side's median). A changed blob that reaches within ``EDGE_NEAR`` cells of the
     outline and covers ``EDGE_SQUARES`` is a hand.
@@ -283,7 +284,8 @@ class EdgeWatch:
     ``EDGE_MOVE`` squares (another position: pictures out of a game's order) or whose light pattern differs
     (more than ``EDGE_LIGHT`` of the light squares' gains moved by a factor e^0.1 against the rest: a new shadow
     band, another lamp). Where a square's occupancy changed, the cells its piece may reach (``reach``, per
-    square, in the view with its margin) say nothing; clipped cells neither."""
+    square, in the view with its margin) say nothing; a cell clipped since the reference says it by its channels
+    left under the sensor's top."""
 
     def __init__(self, n: int, px: int, margin: int, reach: dict[int, np.ndarray]):
         c = EDGE_CELL
@@ -325,18 +327,20 @@ class EdgeWatch:
         h = self.size
         small = cv2.blur(cv2.resize(corrected, (h, h), interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3))
         cells = small.reshape(-1, 3)[self._idx].T  # (3, cells): b, g, r
-        top = cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].max(-1)
+        taken = cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].T  # as taken
+        top = taken.max(0)
         fair = top < CLIPPED - 8  # no pixel of the cell near the sensor's top (a mean under it by a margin)
         dim = top < CLIPPED - 40  # far under it: a cell that clips in the next picture changed
+        channels = taken < CLIPPED - 8  # (3, cells): each channel's own (a clipped one is a bound: at least this)
         area = 0.0
         ref, prev = self._ref, self._prev
         if ref is not None and len(occupied ^ ref[1]) <= EDGE_MOVE and self._same_light(light, ref[2]):
-            moved = self._changed(cells, fair, occupied, ref)
+            moved = self._changed(cells, channels, occupied, ref)
             area = self._blob(moved, near=True)
         alone = not flagged and area > EDGE_SQUARES
         self._held = 0 if flagged else self._held
         if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
-            moved = self._changed(cells, fair, occupied, prev, glare=False) | (prev[4] & ~fair)  # clipped anew
+            moved = self._changed(cells, channels, occupied, prev) | (prev[4] & ~fair)  # clipped anew
             agree = self._blob(moved, near=False) < EDGE_AGREE
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
@@ -352,11 +356,14 @@ class EdgeWatch:
         d = light - ref
         return float((np.abs(d - np.median(d)) > 0.1).mean()) <= EDGE_LIGHT
 
-    def _changed(self, cells: np.ndarray, fair: np.ndarray, occupied: frozenset, ref, glare: bool = True
-                 ) -> np.ndarray:
-        """Cells changed against ``ref`` (cells, occupancy, light): brightness past the side's own drift, or hue;
-        brighter with glare's white only when not ``glare`` (two pictures in a row agree only where nothing
-        brightened: pale skin over a brown frame is the frame plus white)."""
+    def _changed(self, cells: np.ndarray, channels: np.ndarray, occupied: frozenset, ref) -> np.ndarray:
+        """Cells changed against ``ref`` (cells, occupancy, light, cells not clipped): brightness past the side's own
+        drift, or hue. Brighter is a change even where the colour is the reference's plus white: glare's white does
+        not appear between two pictures of one scene (the lamp and the camera stand still; the white it adds drifts
+        only with the light's level, inside the side's own light), and pale skin over a light-brown frame is that
+        frame plus white. ``channels`` (3, cells): each channel under the sensor's top; a cell clipped since the
+        reference (:meth:`_clipped_anew`) is judged on its channels one by one."""
+        fair: np.ndarray = channels.all(0)
         a = side_tint(cells, ref[0], fair, self._sides)
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
@@ -382,13 +389,30 @@ class EdgeWatch:
             if len(here):
                 floor[side] = EDGE_NOISE * np.median(left[here])
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
-        white = (w > 0.5 * so / 3) if glare else False
-        moved = (lum < -EDGE_LUM) | ((lum > EDGE_LUM) & ~white) | (rest > EDGE_HUE)
-        moved &= fair
+        moved = fair & ((np.abs(lum) > EDGE_LUM) | (rest > EDGE_HUE))
+        moved |= self._clipped_anew(cells, a, channels, ref[3], light)
         for sq, _ in occupied ^ ref[1]:  # a piece put down, taken off or of the other colour: its cells say nothing
             if sq in self._reach:
                 moved &= ~self._reach[sq]
         return moved
+
+    @staticmethod
+    def _clipped_anew(cells: np.ndarray, ref: np.ndarray, channels: np.ndarray, ref_fair: np.ndarray,
+                      light: np.ndarray) -> np.ndarray:
+        """Cells the sensor clips now and did not in the reference (``ref_fair``) that changed: light scales every
+        channel of a cell alike, so each channel still under the sensor's top moved as the side's own ``light``
+        (log) moved, within ``EDGE_LUM``, and a clipped channel (its value a lower bound: the sensor took at least
+        that) brightened no more than that. A pale hand over a light-brown frame at a light of 1.1-1.2 clips its
+        red where the frame's red stood at 200: its blue doubles, which no drift of the light does; a frame that
+        the light brings up to the sensor's top rises by the side's light in every channel it has left."""
+        anew = ref_fair & ~channels.all(0)
+        if not anew.any():
+            return anew
+        d = np.log((cells[:, anew] + 8.0) / (ref[:, anew] + 8.0)) - light[anew]
+        kept = channels[:, anew]
+        out = np.zeros_like(anew)
+        out[anew] = (kept & (np.abs(d) > EDGE_LUM)).any(0) | (~kept & (d > EDGE_LUM)).any(0)
+        return out
 
     def _blob(self, moved: np.ndarray, near: bool) -> float:
         """Area (squares) of the largest blob of ``moved`` (a 3x3 opening: noise's specks), reaching within
