@@ -127,3 +127,18 @@ def test_stuck_pair_international_game_16_refuted_ghost_names_the_origin_stuck(c
     assert got[13] == "11-17" and got[15] == "6-11"
     assert _standing(r) == []
     assert (square, "stuck-closed") in _faults(r) and square == 11
+
+
+@pytest.mark.parametrize("clock", [True, False], ids=["clock", "no_clock"])
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_pair_international_game_16_refuted_ghost_keeps_the_pair_open(clock, health):
+    """Game 16, ply 19 (the same plies): 4 sticks; its move is read from 5 with 5 a ghost of a missing diode at 32
+    (4 or 5). When 32's diode is refuted, 5 still reads closed with no piece on it in the game read: it is named
+    stuck closed, and the move stays one of two, now read with a stuck switch under its origin, so when the piece
+    on 5 is lifted (a stuck switch never opens) the move is re-read from 4 and the fault moves there (was
+    position-lost: 5's opening read against a move that had taken the other way for good)."""
+    s, r, square = midgame_case("international", 16, 19, "stuck-closed", clock, health, 50)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert _standing(r) == []
+    assert _faults(r)[-1:] == [(square, "stuck-closed")] and square == 4

@@ -230,6 +230,11 @@ class GhostHandling:
                              and self.board.piece_at(s) is None and self._fault_kind(s) is None):
             self._ghost_masked.discard(square)
             self._ghost_guess = None
+            # the move read from it stays one of two: its reading now reads a stuck switch there, which the
+            # switch opening (the other square's piece still on it) re-reads (earlylift.py ``_switch_works``)
+            self._open_readings = [r._replace(fault="stuck-closed") if r.fault == "ghost" and r.ply < len(self._plies)
+                                   and r.fault_at(self._plies[r.ply].move) == square else r
+                                   for r in self._open_readings]
             self._fault(square, "stuck-closed", refuted, f"{self.variant.square_name(square)} kept reading closed "
                                                          "after its piece left, and no missing diode explains it",
                         False)
