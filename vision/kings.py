@@ -105,7 +105,7 @@ class StackModel:
         return (2 * d - (self.d_king + self.d_man)) / self.separation
 
 
-def _silhouette(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarray:
+def silhouette(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarray:
     """Outline points (board squares) of a piece of radius ``r`` and height ``h`` standing on (x, y)."""
     a = np.linspace(0, 2 * np.pi, 32, endpoint=False)
     tx, ty = pose.seen_at(x, y, h)
@@ -114,7 +114,7 @@ def _silhouette(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.
                       np.column_stack([tx + rt * np.cos(a), ty + rt * np.sin(a)])])
 
 
-def _draw(size: int, pts: np.ndarray, origin: tuple[float, float]) -> np.ndarray:
+def draw_mask(size: int, pts: np.ndarray, origin: tuple[float, float]) -> np.ndarray:
     """A soft (anti-aliased) mask, 0..1, of the convex hull of ``pts`` (pixels) in a box at ``origin``."""
     img = np.zeros((size, size), np.uint8)
     p = np.round((pts - np.array(origin)) * 16).astype(np.int32)
@@ -134,7 +134,7 @@ def _disc(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarra
     return np.column_stack([tx + rt * np.cos(a), ty + rt * np.sin(a)])
 
 
-def _templates(*pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+def model_templates(*pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
     """Each silhouette, given as (inner, outer) masks (its radius less and more the ``RIM``), as a template:
     +1 inside, 0 on the rim (blur and light move a piece's labelled edge by a pixel or two), -1 on the rest
     of the silhouettes' union grown by ``PAD`` pixels (where the other model, or no piece, is), 0 beyond
@@ -147,7 +147,7 @@ def _templates(*pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
 def _pair(reader: "StackReader", x: float, y: float, r: float, h: float, origin, size: int | None = None):
     """(inner, outer) masks of a piece's silhouette at ``origin`` (pixels), its radius less and more ``RIM``."""
     a = RIM / reader.px
-    return tuple(_draw(size or reader.box, reader.to_px(_silhouette(reader.pose, x, y, rr, h)), tuple(origin))
+    return tuple(draw_mask(size or reader.box, reader.to_px(silhouette(reader.pose, x, y, rr, h)), tuple(origin))
                  for rr in (r - a, r + a))
 
 
@@ -155,8 +155,8 @@ def _top_template(reader: "StackReader", x: float, y: float, r: float, h: float,
     """The top-against-wall template of a piece: +1 on its top disc, -1 on its side wall, each ``RIM`` pixels
     clear of the edges between them (blur), 0 elsewhere."""
     a = RIM / reader.px
-    inner = _draw(reader.box, reader.to_px(_silhouette(reader.pose, x, y, r - a, h)), tuple(origin))
-    top_in, top_out = (_draw(reader.box, reader.to_px(_disc(reader.pose, x, y, rr, h)), tuple(origin))
+    inner = draw_mask(reader.box, reader.to_px(silhouette(reader.pose, x, y, r - a, h)), tuple(origin))
+    top_in, top_out = (draw_mask(reader.box, reader.to_px(_disc(reader.pose, x, y, rr, h)), tuple(origin))
                        for rr in (r - a, r + a))
     return (top_in > 0.5).astype(np.float32) - np.clip(inner - top_out, 0, 1)
 
@@ -225,7 +225,7 @@ class StackReader:
         """(man, king) silhouette templates of a square, (man, king) top-against-wall templates, and its model
         (ideal gaps not yet known)."""
         o, x, y = self._origin(rc, self.height)
-        man, king = _templates(_pair(self, x, y, r, h, o), _pair(self, x, y, r, 2 * h, o))
+        man, king = model_templates(_pair(self, x, y, r, h, o), _pair(self, x, y, r, 2 * h, o))
         tops = np.stack([_top_template(self, x, y, r, hh, o) for hh in (h, 2 * h)])
         tm = np.array(self.pose.seen_at(x, y, h)) - (x, y)
         tk = np.array(self.pose.seen_at(x, y, 2 * h)) - (x, y)
@@ -240,14 +240,14 @@ class StackReader:
         out = []
         o, x, y = self._origin(rc, self.height)
         origin = tuple(o - SEARCH)
-        own = _draw(self.size, self.to_px(_silhouette(self.pose, x, y, self.radius - RIM / self.px, self.height)),
+        own = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, self.radius - RIM / self.px, self.height)),
                     origin) > 0.5
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SEARCH + 1, 2 * SEARCH + 1))
         for other in self.squares:
             if other == rc or max(abs(other[0] - rc[0]), abs(other[1] - rc[1])) > 2:
                 continue
             ox, oy = other[1] + 0.5, self.n - other[0] - 0.5
-            cover = _draw(self.size, self.to_px(_silhouette(self.pose, ox, oy, self.radius, 2 * self.height)),
+            cover = draw_mask(self.size, self.to_px(silhouette(self.pose, ox, oy, self.radius, 2 * self.height)),
                           origin) > 0.5
             cover = cv2.dilate(cover.astype(np.uint8), grow).astype(bool) & ~own
             if cover.any():
@@ -262,8 +262,8 @@ class StackReader:
         out, top = win[..., 0], win[..., 1]
         for i, rc in enumerate(self.squares):
             o, x, y = self._origin(rc, self.height)
-            sil = _draw(self.size, self.to_px(_silhouette(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
-            disc = _draw(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
+            sil = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
+            disc = draw_mask(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
             out[i, :self.size, :self.size] = np.where(sil, 1, -1)
             top[i, :self.size, :self.size] = np.where(disc, 1, np.where(sil, -1, 0))
         return win
@@ -377,7 +377,7 @@ class StackReader:
         grow = (SEARCH + RIM + 1) / self.px
         for rc in self.squares:
             x, y = rc[1] + 0.5, self.n - rc[0] - 0.5
-            pts = self.to_px(_silhouette(self.pose, x, y, self.radius + grow, 2.67 * self.height)) - off
+            pts = self.to_px(silhouette(self.pose, x, y, self.radius + grow, 2.67 * self.height)) - off
             cv2.fillConvexPoly(out, cv2.convexHull(np.round(pts).astype(np.int32)), 1)
         return out.astype(bool)
 

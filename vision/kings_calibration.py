@@ -7,7 +7,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.kings import BIAS_MAX, HEIGHTS, MAN_FIT, RADII, SEARCH, StackReader, _draw, _silhouette, _templates, band
+from vision.kings import (BIAS_MAX, HEIGHTS, MAN_FIT, RADII, SEARCH, StackReader, band, draw_mask, model_templates,
+                          silhouette)
 from vision.pose import CameraPose
 
 __all__ = ["fit_piece", "start_bias"]
@@ -65,8 +66,8 @@ def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, g
         t = np.zeros((len(men), probe.fft, probe.fft), np.float32)
         for i, rc in enumerate(squares):
             o, x, y = probe._origin(rc, probe.height)
-            full = _draw(probe.box, probe.to_px(_silhouette(pose, x, y, r, float(h))), tuple(o))
-            t[i, :probe.box, :probe.box] = _templates((full, full))[0]  # a sharp picture: the edge counts
+            full = draw_mask(probe.box, probe.to_px(silhouette(pose, x, y, r, float(h))), tuple(o))
+            t[i, :probe.box, :probe.box] = model_templates((full, full))[0]  # a sharp picture: the edge counts
         c = np.fft.irfft2(obs * np.conj(np.fft.rfft2(t)), s=(probe.fft, probe.fft))
         total = float(c[:, :2 * SEARCH + 1, :2 * SEARCH + 1].reshape(len(men), -1).max(-1).sum())
         if total > best[0]:
