@@ -52,6 +52,8 @@ class OpenReading(NamedTuple):
     #                                 under them reads the same (stuckcapture.py)
     beside: tuple[int, ...] = ()    # the fault's square with each of ``moves`` where it is neither's origin nor
     #                                 destination (a switch stuck on an empty square beside the landing, unseen.py)
+    reclosed: bool = False          # ``standing`` squares opened in the turn and read closed again (stuckempty.py
+    #                                 ``_reclosed_suspect``): a landing there may have come (landedcapture.py)
 
     def fault_at(self, move: Move) -> int:
         """The square of the reading's faulty switch when ``move`` was played (:func:`fault_square`)."""
@@ -275,7 +277,8 @@ class ChainReread:
             return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted)
+            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
+                or self._landed_on_cleared(t, occ)        # landedcapture.py
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")

@@ -152,7 +152,8 @@ class StuckEmpty:
         seg = self._seg
         if any(s in self._mask or reclosing(seg, s) is None for s in squares):
             return
-        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares)))
+        self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares),
+                                               reclosed=True))
 
     def _stuck_landing(self, t: float, occ: frozenset[int], lifted: int | None) -> tuple[Explanation,
                                                                                         frozenset[int]] | None:
