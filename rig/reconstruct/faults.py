@@ -201,7 +201,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             if prev != reads:                   # (and when the reading was last seen to change: recovery.py)
                 self._raw_masked[square], self._raw_moved[square] = reads, t
             if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
-                self._stuck_opened(t, square, occupied)   # recovery.py: a stuck switch never opens
+                self._stuck_opened(t, square, occupied, prev is not None)   # recovery.py: a stuck one never opens
                 continue
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):

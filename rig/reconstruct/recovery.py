@@ -61,12 +61,14 @@ class SwitchRecovery:
                 self._emit(fault)
                 break
 
-    def _stuck_opened(self, t: float, square: int, occupied: frozenset[int]) -> None:
+    def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
         """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
         reading taken the other way leaves there (re-read at once when the turn under way captures it), or, to be
-        told by the next change, pending (module docstring)."""
+        told by the next change, pending (module docstring). ``seen_closed``: the switch was read closed since it
+        was masked (one the scanner masks reads open from the first frame on: its ``recovered`` line tells)."""
         if not self._stuck_readings(square):
-            self._recovered(t, square, "its switch opened where the game has no piece: it works again")
+            if seen_closed:
+                self._recovered(t, square, "its switch opened where the game has no piece: it works again")
             return
         if self._other_way_takes(square, frozenset(self._seg.landings), captured=True):
             self._switch_works(t, square, "stuck-closed")      # earlylift.py
