@@ -78,3 +78,20 @@ def test_stuck_from_the_start_recovering_international_no_clock(health):
     until = _recovered(r, 25, "stuck-closed")
     assert 60.0 <= until < 60.2
     assert 25 not in r._mask
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_clock_under_a_captured_piece(health):
+    """International game 1, ply 10, with a clock: 27 sticks under black's piece before white's 33x31 takes it; its
+    removal unseen, the capture reads `capture-not-removed` (a piece left standing, or a stuck switch: stuckcapture.py
+    keeps it open). Two plies later 27 opens on its own while the turn is otherwise one legal move, and every move
+    since reads legal with the piece gone: the switch recovered. The capture is read again with 27 removed (its
+    irregularity dismissed, an observation names 27), the fault spans the capture to the opening (was:
+    `capture-not-removed`, `capture-not-taken` and `own-piece-removed` standing)."""
+    s, r, square = midgame_case("international", 1, 10, "stuck-closed-recovering-2", True, health, plies=18)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", "dismissed")]
+    assert any("27 read as left standing" in o.detail for o in r.observations)
+    assert 78.8 < _recovered(r, square, "stuck-closed") < 79.1

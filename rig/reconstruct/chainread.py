@@ -275,7 +275,8 @@ class ChainReread:
             return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted)
+            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
+                or self._standing_recovered(t, occ, lifted, committing)    # recovery.py
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")

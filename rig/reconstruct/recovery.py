@@ -14,6 +14,13 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   that piece captures or lands where the board changes next (a capture's removal: a landing of the turn under way
   that takes it; a lift: the next square that closes is on its path); anything else next (another piece lifted,
   a landing that piece cannot make) is the switch recovered. With no open reading, it recovered at once;
+- ``stuck-closed`` under a piece a capture took (its removal unseen: read ``capture-not-removed``, an open reading
+  of stuckcapture.py): the square opens later on its own, in a turn whose changes are otherwise one legal move,
+  while every turn since the capture reads as one legal move with that piece removed. A piece left standing
+  and taken off later, and a stuck switch freed, read the same; no player irregularity is read from what a
+  switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
+  irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
+  at the opening;
 - the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same.
 
 :class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
@@ -25,8 +32,10 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from rig.board import Board
-from rig.reconstruct.chainread import reread_chain
-from rig.reconstruct.state import snap
+from rig.reconstruct.chainread import reread_chain, turn_shown
+from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
 
 __all__ = ["PendingOpening", "SwitchRecovery"]
 
@@ -121,3 +130,57 @@ class SwitchRecovery:
                 if (square in m.captured if captured else m.origin == square) and path & landed:
                     return True
         return False
+
+    def _standing_recovered(self, t: float, occ: frozenset[int], lifted: int | None,
+                            committing: bool) -> tuple[Explanation, frozenset[int]] | None:
+        """The current turn shows no legal move exactly: a piece a capture was read to leave standing (an open
+        reading, ``capture-not-removed``), its square unchanged since, opened once in this turn and stayed open,
+        and with that piece removed at the capture every turn since and this one (without that opening) read as
+        one legal move: its switch was stuck and recovered (module docstring). The turn's move and the occupancy
+        after it; None otherwise (nothing changed)."""
+        seg, plies = self._seg, self._plies
+        for r in reversed([r for r in self._open_readings if r.standing and not r.gone and r.ply < len(plies)]):
+            squares = frozenset(r.standing)
+            opened = [c for c in seg.changes if c.square in squares]
+            capture = plies[r.ply]
+            move = capture.move
+            if len(opened) != len(squares) or not all(c.up for c in opened) or squares & occ or capture.withdrawn \
+                    or move is None or not capture.legal or not squares <= set(move.captured):
+                continue
+            later = plies[r.ply + 1:]
+            if any(p.withdrawn or p.setup_before is not None or p.setup_only for p in later):
+                continue
+            irregular = [self.irregularities[i] for p in plies[r.ply:] for i in p.irregularities]
+            if not any(x.type == "capture-not-removed" and squares <= set(x.squares) for x in irregular) \
+                    or any(x.type not in STANDING_ONLY for x in irregular):
+                continue
+            bounds = [p.board_before.occupied() for p in later] + [self.board.occupied()]
+            if any(not squares <= s for s in bounds):
+                continue
+            board = snap(capture.board_before)
+            board.push(move)
+            masked = self._mask.squares | squares
+            after_capture = (r.occ0 - {move.origin}).difference(move.captured) | {move.destination}
+            replay = replay_without(snap(board), after_capture, bounds[1:], masked, self._index)
+            if replay is None:
+                continue
+            steps, board, cur = replay
+            head = Segment(seg.t0, seg.occ0, pieces=seg.pieces)
+            for c in seg.changes:
+                if c.square not in squares:
+                    self._record_change(head, c)
+            current = turn_shown(head, occ, masked, self._index, lifted)(board, cur)
+            if current is None or squares & {current.move.origin, current.move.destination}:
+                continue
+            held, split = self._held, self._split
+            self._held = self._split = None
+            self._rewrite_standing(t, r, [(move, after_capture)] + steps, cur)     # stuckcapture.py
+            if committing:
+                self._held, self._split = held, split
+            for c in opened:
+                self._recovered(c.t, c.square, f"the switch under {self.variant.square_name(c.square)} opened on "
+                                               "its own: stuck from the capture, it works again")
+            masked = self._mask.squares
+            after = (cur - {current.move.origin}).difference(current.move.captured) | {current.move.destination}
+            return current, (occ - masked) | (after & masked)
+        return None
