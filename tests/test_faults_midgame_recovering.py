@@ -95,3 +95,16 @@ def test_stuck_closed_recovering_international_clock_under_a_captured_piece(heal
     assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", "dismissed")]
     assert any("27 read as left standing" in o.detail for o in r.observations)
     assert 78.8 < _recovered(r, square, "stuck-closed") < 79.1
+
+
+def test_the_live_screen_names_a_recovered_switch_with_its_span_brazilian_clock():
+    """``rig run``'s screen still asks to check a switch that failed and recovered (an intermittent switch is a
+    fault to mend), with its span instead of "masked"."""
+    from rig.live.screen import RunView
+
+    s, r, square = midgame_case("brazilian", 2, 16, "stuck-closed-recovering-2", True, False, plies=24)
+    view = RunView("t", r.board)
+    for f in r.sensor_faults:
+        view.update(f)
+    assert view.warnings() == [f"check square a1: switch stuck-closed from {r.sensor_faults[0].since:.1f} s to "
+                               f"{r.sensor_faults[0].until:.1f} s (works again)"]
