@@ -106,6 +106,23 @@ MIDGAME_PLIES = (10, 16, 22, 28)
 MIDGAME = {"dead": ("dead", "landing"), "stuck-closed": ("stuck-closed", "leaving"),
            "dead-under-piece": ("dead", "origin"), "stuck-on-empty": ("stuck-closed", "destination")}
 
+#: the mid-game cases whose switch works again: (the :data:`MIDGAME` case whose switch fails, how many plies
+#: later it recovers: half a second before that ply's turn, as it failed): a short failure and a long one
+MIDGAME_RECOVERING = {"dead-recovering-2": ("dead", 2), "dead-recovering-8": ("dead", 8),
+                      "stuck-closed-recovering-2": ("stuck-closed", 2),
+                      "stuck-closed-recovering-8": ("stuck-closed", 8)}
+
+
+def _selected(case: str, kinds: list[str] | None) -> bool:
+    """Whether ``--kind`` picks mid-game case ``case``: a :data:`MIDGAME` case by its name or its fault kind, a
+    recovering one (:data:`MIDGAME_RECOVERING`) by its name or the start of it (``stuck-closed-recovering``: both
+    spans), never by its fault kind alone (``--kind stuck-closed`` runs what it ran before)."""
+    if not kinds:
+        return True
+    if case in MIDGAME:
+        return case in kinds or MIDGAME[case][0] in kinds
+    return any(case == k or "recovering" in k and case.startswith(k) for k in kinds)
+
 
 def _struck(where: str, move, occ_before: frozenset[int], occ_after: frozenset[int]) -> int:
     """The square a mid-game case strikes (:data:`MIDGAME`)."""
@@ -148,8 +165,11 @@ def pair_observed(got: list[str], expected: list[str], observations) -> bool:
 def midgame_session(variant: str, game, index: int, ply: int, case: str, clock: bool, plies: int | None = None):
     """One mid-game case of :func:`midgame`: real game ``index`` of ``variant`` (``game``) played by the simulator
     (cut after ``plies`` plies if given) and read through a matrix whose switch :data:`MIDGAME` ``case`` names
-    fails half a second before ply ``ply``'s turn. (session, seed, square)."""
-    kind, where = MIDGAME[case]
+    fails half a second before ply ``ply``'s turn; a :data:`MIDGAME_RECOVERING` case is its failing case (the same
+    game, seeds and switch) with the switch working again half a second before ply ``ply + N``'s turn
+    (``dead:SQ@SINCE-UNTIL``). (session, seed, square)."""
+    base, recover = MIDGAME_RECOVERING.get(case, (case, 0))
+    kind, where = MIDGAME[base]
     seed = f"mid:{variant}:{ply}:{clock}" + (f":{index}" if index else "")
     moves = game.moves if plies is None else game.moves[:plies]
     s0 = simulate_game(variant, moves, fen=game.fen, seed=seed, clock=clock, model=HumanModel(bounce_p=0.0),
@@ -157,6 +177,8 @@ def midgame_session(variant: str, game, index: int, ply: int, case: str, clock: 
     turn, before = s0.turns[ply], s0.turns[ply - 1]
     square = _struck(where, game.moves[ply], before.occupied, turn.occupied)
     fault = f"{kind}:{square}@{turn.start_t - 0.5:.4f}"
+    if recover:
+        fault += f"-{s0.turns[ply + recover].start_t - 0.5:.4f}"
     return through_matrix(s0, [fault], seed=zlib.crc32(seed.encode())), seed, square
 
 
@@ -171,23 +193,29 @@ def midgame(args) -> int:
       moves, or under a piece the move captures);
     - ``dead-under-piece``: the switch under the piece that then moves dies (it reads empty at once);
     - ``stuck-on-empty``: the switch under the square the move lands on sticks closed (it reads occupied at
-      once, before the piece comes).
+      once, before the piece comes);
+    - the recovering cases (:data:`MIDGAME_RECOVERING`, ``dead-recovering-2`` ... ``stuck-closed-recovering-8``):
+      ``dead`` or ``stuck-closed``, the switch working again 2 or 8 plies later (run where that ply and two more
+      are in the game); picked by ``--kind`` by their names only.
 
     Prints, per variant, case, clock and mode, the games read exactly and without a player irregularity (one
     dismissed by the engine once it read the fault does not count), the fault named on its square; then
     totals per case."""
     if args.dump:
         os.makedirs(args.dump, exist_ok=True)
-    totals = {(c, m): Counter() for c in MIDGAME for m in MODES}
+    cases = list(MIDGAME) + list(MIDGAME_RECOVERING)
+    totals = {(c, m): Counter() for c in cases for m in MODES}
     for variant, gi, game in ((v, gi, g) for v in args.variant or VARIANTS
                               for gi, g in enumerate(real_games(v, args.games or 1))):
-        for case, (kind, _where) in MIDGAME.items():
-            if args.kind and case not in args.kind and kind not in args.kind:
+        for case in cases:
+            if not _selected(case, args.kind):
                 continue
+            base, recover = MIDGAME_RECOVERING.get(case, (case, 0))
+            kind = MIDGAME[base][0]
             for clock in (True, False):
                 stats = {m: Counter() for m in MODES}
                 for ply in args.plies or MIDGAME_PLIES:
-                    if ply + 2 >= len(game.moves):
+                    if ply + recover + 2 >= len(game.moves):
                         continue
                     s, seed, square = midgame_session(variant, game, gi, ply, case, clock)
                     for mode in MODES:

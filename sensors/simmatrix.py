@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import random
+import re
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -66,39 +67,56 @@ class Fault:
     ``broken-row``/``broken-col`` on a matrix row/column index, and the placement faults on a square:
     ``dead-spot`` (a piece off-centre does not close the reed), ``crosstalk`` (a stacked king also
     closes a diagonal neighbour's reed), ``repelling-king`` (a stacked king closes nothing: the two
-    magnets repel)."""
+    magnets repel).
+
+    ``stuck-closed`` and ``dead`` may fail in the middle of the game (``since``) and work again (``until``): a
+    stuck reed freed by a knock on the table, a cold solder joint that comes and goes. In ``[since, until)`` the
+    switch is forced (closed or open); outside it, it follows its magnet."""
 
     kind: str
     target: int
     #: ``stuck-closed`` and ``dead`` only: the switch fails at this time (seconds), working before
     since: float = float("-inf")
+    #: ``stuck-closed`` and ``dead`` only: the switch works again from this time on (seconds), as its magnet says
+    until: float = float("inf")
 
     def __post_init__(self) -> None:
         if self.kind not in FAULT_KINDS:
             raise MatrixConfigError(f"unknown fault {self.kind!r}; expected one of {', '.join(FAULT_KINDS)}")
-        if self.since != float("-inf") and self.kind not in ("stuck-closed", "dead"):
-            raise MatrixConfigError(f"only stuck-closed and dead switches fail mid-game, not {self.kind}")
+        if (self.since != float("-inf") or self.until != float("inf")) and self.kind not in ("stuck-closed", "dead"):
+            raise MatrixConfigError(f"only stuck-closed and dead switches fail mid-game or recover, not {self.kind}")
+        if self.until <= self.since:
+            raise MatrixConfigError(f"a switch recovers after it fails: {self.until:g} is not after {self.since:g}")
 
     @classmethod
     def parse(cls, text: "str | Fault") -> "Fault":
         """``"stuck-closed:12"``, ``"dead:5"``, ``"missing-diode:18"``, ``"broken-row:3"``; a switch that fails
-        in the middle of the game: ``"dead:5@120"`` (from 120 s on)."""
+        in the middle of the game: ``"dead:5@120"`` (from 120 s on); one that then works again:
+        ``"stuck-closed:12@120-180"`` (failed from 120 s, working again from 180 s; ``@0-180``: failed from the
+        start)."""
         if isinstance(text, Fault):
             return text
         kind, sep, target = text.partition(":")
-        target, at, since = target.partition("@")
+        target, at, span = target.partition("@")
         if not sep or not target.strip().isdigit():
-            raise MatrixConfigError(f"a fault is KIND:NUMBER[@SECONDS] (e.g. stuck-closed:12), not {text!r}")
+            raise MatrixConfigError(f"a fault is KIND:NUMBER[@SECONDS[-SECONDS]] (e.g. stuck-closed:12), "
+                                    f"not {text!r}")
         if at:
+            # the dash between the two times follows a digit, a point or "inf" (a leading one is a sign)
+            since, *until = re.split(r"(?<=[\d.fF])-", span, maxsplit=1)
             try:
                 when = float(since)
+                end = float(until[0]) if until else float("inf")
             except ValueError:
-                raise MatrixConfigError(f"the time after @ must be seconds, not {since!r}") from None
-            return cls(kind.strip(), int(target), when)
+                raise MatrixConfigError(f"the times after @ must be seconds, not {span!r}") from None
+            return cls(kind.strip(), int(target), when, end)
         return cls(kind.strip(), int(target))
 
     def __str__(self) -> str:
-        return f"{self.kind}:{self.target}" + (f"@{self.since:g}" if self.since != float("-inf") else "")
+        span = "" if self.since == float("-inf") else f"@{self.since:g}"
+        if self.until != float("inf"):
+            span = f"@{self.since:g}-{self.until:g}"
+        return f"{self.kind}:{self.target}{span}"
 
 
 @dataclass(frozen=True)
@@ -148,7 +166,7 @@ class SimulatedMatrix:
         self.no_diode: set[Cell] = set()
         self.reversed: set[Cell] = set()
         self.placement_faults: dict[int, set[str]] = {}
-        self._fails_at: dict[Cell, float] = {}    # a switch failing in the middle of the game: when
+        self._fails_at: dict[Cell, tuple[float, float]] = {}  # a switch failing mid-game: [since, until)
         self._change_times_pending: list[float] = []
         self._induced: dict[int, list[Cell]] = {}  # square -> neighbour cells its king closed too
         self.broken_rows: set[int] = set()
@@ -168,9 +186,9 @@ class SimulatedMatrix:
                     continue
                 {"stuck-closed": self.stuck_closed, "dead": self.dead, "missing-diode": self.no_diode,
                  "reversed-diode": self.reversed}[f.kind].add(cell)
-                if f.since != float("-inf"):
-                    self._fails_at[cell] = f.since
-                    self._change_times_pending.append(f.since)
+                if f.since != float("-inf") or f.until != float("inf"):
+                    self._fails_at[cell] = (f.since, f.until)
+                    self._change_times_pending.extend(x for x in (f.since, f.until) if abs(x) != float("inf"))
         # per cell: change times and states (the contact's history); empty = open since forever
         self._times: dict[Cell, list[float]] = {}
         self._states: dict[Cell, list[bool]] = {}
@@ -187,7 +205,7 @@ class SimulatedMatrix:
         self._cache: tuple | None = None
         self._closed_cache: tuple[float, float, frozenset[Cell]] | None = None
         self._edges_cache: tuple[frozenset[Cell], dict] | None = None
-        self._change_times: list[float] = sorted(self._change_times_pending)   # a switch failing is a change
+        self._change_times: list[float] = sorted(self._change_times_pending)   # failing or recovering: a change
 
     # -- the pieces -----------------------------------------------------------------------
 
@@ -278,7 +296,8 @@ class SimulatedMatrix:
     def contact(self, cell: Cell, t: float | None = None) -> bool:
         """Whether the switch of ``cell`` conducts at ``t`` (faults included)."""
         if cell in self.stuck_closed or cell in self.dead:
-            if self._now(t) >= self._fails_at.get(cell, float("-inf")):
+            since, until = self._fails_at.get(cell, (float("-inf"), float("inf")))
+            if since <= self._now(t) < until:
                 return cell in self.stuck_closed
         times = self._times.get(cell)
         if not times:

@@ -51,6 +51,8 @@ class RunView(GameView):
         name = self.board.variant.square_name(f.square)
         if f.withdrawn:
             return f"square {name}: switch {f.kind} withdrawn ({f.withdrawn})"
+        if f.until is not None:
+            return f"check square {name}: switch {f.kind} from {f.since:.1f} s to {f.until:.1f} s (works again)"
         if f.kind == "ghost":
             return (f"check square {name}: its diode is missing since {f.since:.1f} s (the ghosts it makes are "
                     "masked, read from the rules)")

@@ -278,7 +278,8 @@ class ChainReread:
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
             return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
-                or self._landed_on_cleared(t, occ)        # landedcapture.py
+                or self._landed_on_cleared(t, occ) \
+                or self._standing_recovered(t, occ, lifted, committing)    # landedcapture.py, recovery.py
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")
@@ -446,7 +447,7 @@ class ChainReread:
         if old == new:
             return
         for i, f in enumerate(self.sensor_faults):
-            if f.square == old and f.kind == kind and not f.withdrawn:
+            if f.square == old and f.kind == kind and not f.withdrawn and f.until is None:
                 fault = self.sensor_faults[i] = replace(f, square=new)
                 self._emit(fault)
                 break

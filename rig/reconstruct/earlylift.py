@@ -89,17 +89,21 @@ class EarlyLift:
             self._record_change(turn, c)
         return True
 
-    def _late_landing(self, square: int) -> None:
-        """``square``, masked as a ``dead`` switch, reads closed under the piece the game put there: when the
-        fault was named during the turn of the move that put that piece there (no move onto or off it since),
+    def _late_landing(self, square: int, t: float) -> None:
+        """``square``, masked as a ``dead`` switch, reads closed (since ``t``) under the piece the game put there: when
+        the fault was named during the turn of the move that put that piece there (no move onto or off it since),
         the switch read that piece: the landing came after the fault was read, the fault is withdrawn. Only
-        while that move is the last or the one before it (the opponent's reply read meanwhile): no piece stays
-        in the hand longer (:meth:`_switch_works` reads a later closing)."""
+        while that move is the last or the one before it (the opponent's reply read meanwhile), and less than
+        ``stable_s`` after the fault was read: no piece stays in the hand longer (:meth:`_switch_works` reads a
+        later closing; a switch that closes later recovered, recovery.py)."""
         index = next((i for i in range(len(self.sensor_faults) - 1, -1, -1)
-                      if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn), None)
+                      if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn
+                      and self.sensor_faults[i].until is None), None)
         if index is None or self.sensor_faults[index].kind != "dead":
             return
         fault = self.sensor_faults[index]
+        if t - fault.since >= self.settings.stable_s:
+            return
         plies = [p for p in self._plies if not p.withdrawn and p.move is not None]
         for k in range(len(plies) - 1, -1, -1):
             ply, move = plies[k], plies[k].move
@@ -235,7 +239,7 @@ class EarlyLift:
         played = plies[last].move
         alts = [m for m in reading.moves if m.destination == square and m.key != played.key]
         index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
-                      and f.kind == "dead" and not f.withdrawn), None)
+                      and f.kind == "dead" and not f.withdrawn and f.until is None), None)
         if len(alts) != 1 or index is None or square in seg.occ0:
             return None
         alone = reading._replace(moves=tuple(alts), fault=None, beside=())

@@ -41,6 +41,7 @@ from rig.reconstruct.landedcapture import LandedCapture
 from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.ownlift import OwnLift
+from rig.reconstruct.recovery import SwitchRecovery
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
@@ -137,7 +138,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift, StuckPair, LandedCapture):
+                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -155,6 +156,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._stayed_closed: set[int] = set()     # squares whose switch read closed after their piece left
         self._init_ghosts()
         self._init_chainread()
+        self._init_recovery()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
@@ -183,19 +185,24 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
     def _masked_frame(self, t: float, occupied: frozenset[int]) -> frozenset[int]:
         """A frame through the mask. A ``dead`` switch that closes under the piece the game puts there works
         again: a delayed reading (a cell the scanner held for a ghost until its rectangle broke) or a switch
-        that recovered. It is unmasked, with no change read on it. (A switch the scanner masks reads open
-        whatever stands on it; the scanner says when it recovers.) A ``stuck-closed`` switch that opens (a stuck
-        one never does) re-reads the open reading that named it (earlylift.py ``_switch_works``)."""
+        that recovered (recovery.py). It is unmasked, with no change read on it. (A switch the scanner masks reads
+        open whatever stands on it; the scanner says when it recovers.) A ``stuck-closed`` switch that opens (a
+        stuck one never does) recovered, or re-reads the open reading that named it (recovery.py)."""
         if self._ghost_watch:
             self._ghost_stage(t, occupied)
         mask = self._mask
+        if self._opening is not None:
+            self._settle_opening(t, occupied)       # recovery.py: a lift or a recovery
         for square, on in list(mask.assumed.items()):
             if square in self._ghost_masked:
                 continue
             reads = square in occupied
-            was, self._raw_masked[square] = self._raw_masked.get(square, True), reads
+            prev = self._raw_masked.get(square)
+            was = True if prev is None else prev
+            if prev != reads:                   # (and when the reading was last seen to change: recovery.py)
+                self._raw_masked[square], self._raw_moved[square] = reads, t
             if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
-                self._switch_works(t, square, "stuck-closed")   # earlylift.py: a stuck switch never opens
+                self._stuck_opened(t, square, occupied, prev is not None)   # recovery.py: a stuck one never opens
                 continue
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
@@ -203,9 +210,11 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
                 self._held_squares.pop(square, None)
                 self._note(t, f"square {self.variant.square_name(square)}: its switch reads again; no longer masked")
                 if on:
-                    self._late_landing(square)      # earlylift.py
+                    self._late_landing(square, self._raw_moved.get(square, t))      # earlylift.py
                     if self._fault_kind(square) == "dead":
                         self._switch_works(t, square)   # earlylift.py: an earlier ply read the other way
+                    if self._fault_kind(square) == "dead" and square not in mask:
+                        self._recovered(t, square, None)      # recovery.py: the note above says it
         return mask.filter(occupied) if mask else occupied
 
     def _masked_move_shows(self, occ: frozenset[int]) -> bool:
@@ -224,7 +233,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
 
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
-            if f.square == square and not f.withdrawn:
+            if f.square == square and not f.withdrawn and f.until is None:
                 return f.kind
         return None
 
@@ -469,6 +478,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         elif kind == "recovered" and square in self._mask:
             self._mask.remove(square)
             self._note(ev.t, f"square {self.variant.square_name(square)}: {message}")
+            self._recovered(ev.t, square, None)         # recovery.py: its fault ends there
         else:
             self._note(ev.t, f"switch {kind}: {message}")
 

@@ -65,8 +65,9 @@ class IrregularityLog:
         return len(self.observations) - 1
 
     def _sensor_fault(self, square: int, kind: str, since: float, detail: str = "") -> None:
-        """Report a faulty switch once (by square and kind)."""
-        if any(f.square == square and f.kind == kind and not f.withdrawn for f in self.sensor_faults):
+        """Report a faulty switch once (by square and kind; one that recovered and fails again is a new item)."""
+        if any(f.square == square and f.kind == kind and not f.withdrawn and f.until is None
+               for f in self.sensor_faults):
             return
         fault = SensorFault(square, kind, since, detail)
         self.sensor_faults.append(fault)

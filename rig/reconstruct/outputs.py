@@ -203,13 +203,16 @@ class SensorFault:
     ``dead`` or ``ghost``; from ``since`` (session seconds) its reading is masked and its state inferred
     from the rules. Reported once under ``sensor_faults``; never a player's irregularity. ``withdrawn``: why it
     no longer stands (emitted again, same ``since``, when the switch proved to work: a ``dead`` one read the
-    piece it was named for)."""
+    piece it was named for). ``until``: when the switch read again as a working one does (it recovered: a stuck
+    reed freed, a cold joint that came back), unmasked from then on; the fault stands for ``[since, until)``
+    (emitted again, same ``since``)."""
 
     square: int
     kind: str
     since: float
     detail: str = ""
     withdrawn: str = ""
+    until: float | None = None
 
     @property
     def t(self) -> float:
@@ -221,6 +224,8 @@ class SensorFault:
             d["detail"] = self.detail
         if self.withdrawn:
             d["withdrawn"] = self.withdrawn
+        if self.until is not None:
+            d["until"] = _r(self.until)
         return d
 
     def to_json(self) -> dict[str, Any]:

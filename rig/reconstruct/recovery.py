@@ -1,0 +1,186 @@
+"""A faulty switch that works again (docs/reconstruction.md, "Failing switches"; issue 9).
+
+A stuck reed often frees itself (a knock on the table, a piece put down hard) and a cold solder joint comes and
+goes. A switch masked as faulty that reads again as a working switch would, under the game read, *recovered*: it
+is unmasked and its fault stays in ``sensor_faults`` with its span (``until``: from then on the square reads as
+its switch says). No move is re-read for it: the recovery contradicts none.
+
+- ``dead`` (masked occupied under a piece): it closes under the piece the game has there (faults.py
+  ``_masked_frame``; a late landing or an earlier ply read the other way are looked at first, earlylift.py);
+- ``stuck-closed`` (masked empty): it opens. A stuck switch never opens, so where the square is one of two an open
+  reading left (the piece read to have left it may stand there: 45-40 read 44-40 with 44 or 45 stuck), the opening
+  may be that piece lifted (earlylift.py ``_switch_works`` re-reads the ply) or the switch freeing itself. Only
+  what follows tells: the opening is taken as a lift when, with the reading taken the other way, a legal move of
+  that piece captures or lands where the board changes next (a capture's removal: a landing of the turn under way
+  that takes it; a lift: the next square that closes is on its path); anything else next (another piece lifted,
+  a landing that piece cannot make) is the switch recovered. With no open reading, it recovered at once;
+- ``stuck-closed`` under a piece a capture took (its removal unseen: read ``capture-not-removed``, an open reading
+  of stuckcapture.py): the square opens later on its own, in a turn whose changes are otherwise one legal move,
+  while every turn since the capture reads as one legal move with that piece removed. A piece left standing
+  and taken off later, and a stuck switch freed, read the same; no player irregularity is read from what a
+  switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
+  irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
+  at the opening;
+- the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same.
+
+:class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from rig.board import Board
+from rig.reconstruct.chainread import reread_chain, turn_shown
+from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
+
+__all__ = ["PendingOpening", "SwitchRecovery"]
+
+
+class PendingOpening(NamedTuple):
+    """A masked stuck-closed square that opened while an open reading names it: a lift or a recovery, told by
+    the board's next change (``before``: the frame it opened in)."""
+
+    square: int
+    t: float
+    before: frozenset[int]
+
+
+class SwitchRecovery:
+    """The engine's side of a faulty switch that works again (module docstring)."""
+
+    def _init_recovery(self) -> None:
+        self._opening: PendingOpening | None = None
+        self._raw_moved: dict[int, float] = {}     # when each masked square's reading last changed
+
+    def _recovered(self, t: float, square: int, why: str | None) -> None:
+        """``square``'s switch works again from ``t``: unmasked (a note says ``why``, when given), its standing
+        fault given ``until`` (emitted again, the same ``since``)."""
+        if why is not None:
+            self._note(t, f"square {self.variant.square_name(square)}: {why}; no longer masked")
+        self._mask.remove(square)
+        self._held_squares.pop(square, None)
+        for i in range(len(self.sensor_faults) - 1, -1, -1):
+            f = self.sensor_faults[i]
+            if f.square == square and not f.withdrawn and f.until is None:
+                fault = self.sensor_faults[i] = replace(f, until=t)
+                self._emit(fault)
+                break
+
+    def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
+        """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
+        reading taken the other way leaves there (re-read at once when the turn under way captures it), or, to be
+        told by the next change, pending (module docstring). ``seen_closed``: the switch was read closed since it
+        was masked (one the scanner masks reads open from the first frame on: its ``recovered`` line tells)."""
+        if not self._stuck_readings(square):
+            if seen_closed:
+                self._recovered(t, square, "its switch opened where the game has no piece: it works again")
+            return
+        if self._other_way_takes(square, frozenset(self._seg.landings), captured=True):
+            self._switch_works(t, square, "stuck-closed")      # earlylift.py
+            return
+        self._opening = PendingOpening(square, t, occupied)
+
+    def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
+        """A frame while a stuck square's opening is pending: the first change of another (unmasked) square tells
+        a lift (a square the piece's legal move lands on or passes, with the reading taken the other way) from a
+        recovery (anything else)."""
+        pending = self._opening
+        assert pending is not None
+        square = pending.square
+        if square not in self._mask or square in occupied:
+            self._opening = None          # moved by a re-read, or closed again: as before, masked
+            return
+        masked = self._mask.squares | {square}
+        on = (occupied - pending.before) - masked
+        if not on and not (pending.before - occupied) - masked:
+            return
+        self._opening = None
+        if on and self._other_way_takes(square, on, captured=False):
+            self._switch_works(t, square, "stuck-closed")      # earlylift.py: the piece was lifted
+            if square not in self._mask:
+                self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before the landing
+        else:
+            self._recovered(pending.t, square, "its switch opened and the board went on without a piece there: it "
+                                               "works again")
+
+    def _other_way_takes(self, square: int, landed: frozenset[int], captured: bool) -> bool:
+        """With the open readings naming ``square`` stuck taken the other way (a piece standing there), a legal
+        move of either side lands on (or passes over) a square of ``landed``: one capturing the piece on
+        ``square`` (``captured``), or one played from it."""
+        if not landed:
+            return False
+        readings = self._stuck_readings(square)
+        if not readings:
+            return False
+        plies = self._plies
+        played = [p.move for p in plies[readings[0].ply:]]
+        found = reread_chain(readings, played, lambda k: plies[k].board_before, self._index,
+                             lambda board, cur: True if square in cur else None)
+        if found is None or found.steps[0][0].key == played[0].key:
+            return False
+        for turn in (found.board.turn, not found.board.turn):
+            board: Board = snap(found.board)
+            board.turn = turn
+            for m in self._index(snap(board)).moves:
+                path = set(m.path[1:])
+                if (square in m.captured if captured else m.origin == square) and path & landed:
+                    return True
+        return False
+
+    def _standing_recovered(self, t: float, occ: frozenset[int], lifted: int | None,
+                            committing: bool) -> tuple[Explanation, frozenset[int]] | None:
+        """The current turn shows no legal move exactly: a piece a capture was read to leave standing (an open
+        reading, ``capture-not-removed``), its square unchanged since, opened once in this turn and stayed open,
+        and with that piece removed at the capture every turn since and this one (without that opening) read as
+        one legal move: its switch was stuck and recovered (module docstring). The turn's move and the occupancy
+        after it; None otherwise (nothing changed)."""
+        seg, plies = self._seg, self._plies
+        for r in reversed([r for r in self._open_readings if r.standing and not r.gone and r.ply < len(plies)]):
+            squares = frozenset(r.standing)
+            opened = [c for c in seg.changes if c.square in squares]
+            capture = plies[r.ply]
+            move = capture.move
+            if len(opened) != len(squares) or not all(c.up for c in opened) or squares & occ or capture.withdrawn \
+                    or move is None or not capture.legal or not squares <= set(move.captured):
+                continue
+            later = plies[r.ply + 1:]
+            if any(p.withdrawn or p.setup_before is not None or p.setup_only for p in later):
+                continue
+            irregular = [self.irregularities[i] for p in plies[r.ply:] for i in p.irregularities]
+            if not any(x.type == "capture-not-removed" and squares <= set(x.squares) for x in irregular) \
+                    or any(x.type not in STANDING_ONLY for x in irregular):
+                continue
+            bounds = [p.board_before.occupied() for p in later] + [self.board.occupied()]
+            if any(not squares <= s for s in bounds):
+                continue
+            board = snap(capture.board_before)
+            board.push(move)
+            masked = self._mask.squares | squares
+            after_capture = (r.occ0 - {move.origin}).difference(move.captured) | {move.destination}
+            replay = replay_without(snap(board), after_capture, bounds[1:], masked, self._index)
+            if replay is None:
+                continue
+            steps, board, cur = replay
+            head = Segment(seg.t0, seg.occ0, pieces=seg.pieces)
+            for c in seg.changes:
+                if c.square not in squares:
+                    self._record_change(head, c)
+            current = turn_shown(head, occ, masked, self._index, lifted)(board, cur)
+            if current is None or squares & {current.move.origin, current.move.destination}:
+                continue
+            held, split = self._held, self._split
+            self._held = self._split = None
+            self._rewrite_standing(t, r, [(move, after_capture)] + steps, cur)     # stuckcapture.py
+            if committing:
+                self._held, self._split = held, split
+            for c in opened:
+                self._recovered(c.t, c.square, f"the switch under {self.variant.square_name(c.square)} opened on "
+                                               "its own: stuck from the capture, it works again")
+            masked = self._mask.squares
+            after = (cur - {current.move.origin}).difference(current.move.captured) | {current.move.destination}
+            return current, (occ - masked) | (after & masked)
+        return None

@@ -1,0 +1,110 @@
+"""Failing switches, issue 9 (``faults10c``): a switch that fails in the middle of a game and then works again (a
+stuck reed freed by a knock, a cold joint that comes back; bench/bench_faults.py --midgame ``stuck-closed-recovering-N``
+and ``dead-recovering-N``: the bench's ``stuck-closed`` or ``dead`` case, the switch working again half a second
+before ply ``ply + N``). The moves are read exactly, no player irregularity stands, and the fault stays in
+``sensor_faults`` with its span (``until``): the recovery re-reads no move it does not contradict."""
+
+from __future__ import annotations
+
+import pytest
+
+from rig.reconstruct import Reconstructor
+from rig.session import HealthLine
+from rig.simulate import HumanModel, simulate_game
+from sensors.simulation import through_matrix
+from simulate_helpers import midgame_case
+from tests.test_faults_matrix import MODES, _game
+
+
+def _standing(r) -> list:
+    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
+
+
+def _recovered(r, square: int, kind: str) -> float:
+    """The one fault read: on ``square``, ``kind``, standing (not withdrawn) and recovered; its ``until``."""
+    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(square, kind, "")]
+    until = r.sensor_faults[0].until
+    assert until is not None and until > r.sensor_faults[0].since
+    assert r.report()["sensor_faults"][0]["until"] == round(until, 4)
+    return until
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_brazilian_clock_pair_read_right_stays(health):
+    """Brazilian game 2, ply 16, with a clock: a1 sticks under the piece of a1-b2, which c1-b2 explains as well (c1
+    never opening either): a1-b2 is read (the switch never seen closing first) and an observation names both. Two
+    plies later, after black's e5-d4 lands, a1 opens: the switch freed itself. Taken for the piece of c1-b2's
+    reading being lifted, it re-read a1-b2 as c1-b2 and then white's own piece as gone (`wrong-piece-removed`, then
+    a crash). White's next change is d2 lifted, not a move of a piece from a1: the switch recovered, a1-b2 stays."""
+    s, r, square = midgame_case("brazilian", 2, 16, "stuck-closed-recovering-2", True, health, plies=24)
+    assert square == 29
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[16:19] == ["a1-b2", "e5-d4", "d2-e3"]
+    assert _standing(r) == []
+    assert not any("re-read" in o.detail for o in r.observations)
+    assert 86.0 < _recovered(r, square, "stuck-closed") < 86.5
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_portuguese_clock_fault_kept_with_its_span(health):
+    """Portuguese game 0, ply 10, with a clock: 18 dies before 13-18 lands on it (named dead, masked occupied) and
+    closes again under that piece two plies later, 12 s after the fault was read. No piece stays in the hand that
+    long: the switch recovered (was: the fault withdrawn as a late landing)."""
+    s, r, square = midgame_case("portuguese", 0, 10, "dead-recovering-2", True, health, plies=16)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert _recovered(r, square, "dead") - r.sensor_faults[0].since > 10
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_from_the_start_recovering_international_no_clock(health):
+    """International game 0, without a clock: 25 (empty until 75 s) is stuck closed from the set-up and frees itself
+    at 60 s. With health lines the scanner masks it at the start and says ``recovered``; from the frames
+    alone the engine names it at the first move and, with no reading left open, takes its opening as the switch
+    working again. Either way the fault ends there and the moves after it are read from its switch."""
+    game = _game("international", 0)
+    seed = "recovering:international:0:False"
+    s = simulate_game("international", game.moves[:30], fen=game.fen, seed=seed, clock=False,
+                      model=HumanModel(bounce_p=0.0), tags=game.tags)
+    s = through_matrix(s, ["stuck-closed:25@0-60"], seed=7, checks=health)
+    r = Reconstructor(s.header)
+    for ev in s.events:
+        if health or not isinstance(ev, HealthLine):
+            r.feed(ev)
+    r.finish()
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    until = _recovered(r, 25, "stuck-closed")
+    assert 60.0 <= until < 60.2
+    assert 25 not in r._mask
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_clock_under_a_captured_piece(health):
+    """International game 1, ply 10, with a clock: 27 sticks under black's piece before white's 33x31 takes it; its
+    removal unseen, the capture reads `capture-not-removed` (a piece left standing, or a stuck switch: stuckcapture.py
+    keeps it open). Two plies later 27 opens on its own while the turn is otherwise one legal move, and every move
+    since reads legal with the piece gone: the switch recovered. The capture is read again with 27 removed (its
+    irregularity dismissed, an observation names 27), the fault spans the capture to the opening (was:
+    `capture-not-removed`, `capture-not-taken` and `own-piece-removed` standing)."""
+    s, r, square = midgame_case("international", 1, 10, "stuck-closed-recovering-2", True, health, plies=18)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", "dismissed")]
+    assert any("27 read as left standing" in o.detail for o in r.observations)
+    assert 78.8 < _recovered(r, square, "stuck-closed") < 79.1
+
+
+def test_the_live_screen_names_a_recovered_switch_with_its_span_brazilian_clock():
+    """``rig run``'s screen still asks to check a switch that failed and recovered (an intermittent switch is a
+    fault to mend), with its span instead of "masked"."""
+    from rig.live.screen import RunView
+
+    s, r, square = midgame_case("brazilian", 2, 16, "stuck-closed-recovering-2", True, False, plies=24)
+    view = RunView("t", r.board)
+    for f in r.sensor_faults:
+        view.update(f)
+    assert view.warnings() == [f"check square a1: switch stuck-closed from {r.sensor_faults[0].since:.1f} s to "
+                               f"{r.sensor_faults[0].until:.1f} s (works again)"]
