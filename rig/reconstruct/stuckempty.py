@@ -27,9 +27,9 @@ on (docs/reconstruction.md, "Failing switches").
   touched too: ``opponent-piece-touched`` on the same square, the same reading). The reply that lands on that
   square shows its lift and its captures only: with the piece standing no move explains it, with the square
   stuck it is exactly one legal move. The capture is read again as stuckcapture.py does (the irregularities
-  dismissed, the switch named, an observation), once the
-  mover's move is over (his press, or without a clock the still board): a piece kept in the hand shows the same
-  for a moment, so it is never read while the move may still be under way.
+  dismissed, the switch named, an observation), once the mover's move is over (his press, or without a clock
+  the still board): a piece kept in the hand shows the same for a moment, so it is never read while the move may
+  still be under way.
 """
 
 from __future__ import annotations
@@ -170,8 +170,8 @@ class StuckEmpty:
                                                                                         frozenset[int]] | None:
         """The turn shows no legal move, right after a capture read with pieces left standing (an open
         ``standing`` reading of the last ply, ``capture-not-removed`` its only irregularity but a touch of those
-        squares, :meth:`_standing_only`); read with those
-        pieces removed and their squares masked, it is exactly one legal move that lands on one of them, which
+        squares, :meth:`_standing_only`); read with those pieces removed and their squares masked, it is exactly
+        one legal move that lands on one of them, which
         did not change: the mover's piece came down there and its switch showed nothing, as a switch stuck
         closed since the capture reads (FMJD 002 art. 4.4; CODEX 004 art. 42.K: a piece left standing would
         bar the landing). The capture is read again (stuckcapture.py ``_rewrite_standing``: the irregularity

@@ -83,9 +83,8 @@ class UnseenReplies:
         change, may be the reply's landing (29x20 clearing 24, then 15x24 from a stuck 15 taking the piece on 20
         as it is lifted), which a captured piece put back reads the same but for the lift. Where two origins fit,
         the lowest is read and an observation says so (the moves after it may show the other: chainread.py).
-        Where a piece read taken off
-        (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed and no origin is named: the
-        landing's turn re-reads that piece as standing (stuckcapture.py)."""
+        Where a piece read taken off (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed
+        and no origin is named: the landing's turn re-reads that piece as standing (stuckcapture.py)."""
         seg = self._seg
         split = self._split
         if self._clock_mode or self._held is not None or not seg.changes or self._diode_trouble() \
@@ -146,7 +145,6 @@ class UnseenReplies:
         else:
             found.sort(key=lambda f: f[2].origin)
             plan, occ_plan, reply = found[0]
-        t_x = last[x]
         name = self.variant.square_name
         mover = self.board.turn
         self._split = None
