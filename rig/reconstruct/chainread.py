@@ -271,7 +271,8 @@ class ChainReread:
         masked = self._mask.squares
         # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
-        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault for m in r.moves)
+        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault for m in r.moves
+                           if not self._closed_since(r, r.fault_at(m)))
         late = self._landed_late(t, occ, lifted)      # earlylift.py: the mover's piece came down after that lift
         if late is not None:
             return late
@@ -288,6 +289,15 @@ class ChainReread:
         for square in self._freed:
             self._set_reading(square, square in shown)     # the turn's move, read again, gives its state
         return found.current, (occ - masked) | (shown & masked)
+
+    def _closed_since(self, r: OpenReading, square: int) -> bool:
+        """``square``, a square the open reading ``r`` may have read a ``dead`` switch under, is not masked and its
+        switch closed after ``r``'s turn began: a dead switch never closes (one that closes under the piece the
+        game puts there works again and is unmasked, faults.py ``_masked_frame``), so read that way the square
+        reads as its switch says, not as the game gives it."""
+        closed = self._closed_once.get(square)
+        return r.fault == "dead" and square not in self._mask and closed is not None \
+            and closed > self._plies[r.ply].start
 
     def _split_reread(self, t: float, lifted: int) -> bool:
         """The mover lifts his piece on ``lifted`` while his opponent's first lift is pending (a split: the

@@ -149,7 +149,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._ambiguous_seg = None                # the segment whose masked reading was already observed
         self._waited: set[int] = set()            # presses that already waited for a slow magnet (ids)
         self._ending = False                      # finish() is settling the end of the input
-        self._closed_once: set[int] = set()        # squares whose switch has closed during the session
+        self._closed_once: dict[int, float] = {}   # squares whose switch has closed during the session: the last time
         self._off_early: set[int] = set()          # squares read off early, the piece played later (interleave.py)
         self._held_squares: dict[int, bool] = {}        # masked while the scanner may hold them: reading then
         self._raw_masked: dict[int, bool] = {}          # each masked square's last raw reading (closed: True)

@@ -156,7 +156,7 @@ class Segmenter:
             self._occ = self._occ - {square}
         else:
             self._occ = self._occ | {square}
-            self._closed_once.add(square)   # the switch works (a faulty one is looked for elsewhere first)
+            self._closed_once[square] = t   # the switch works (a faulty one is looked for elsewhere first)
         if self.trace:
             self._note(t, f"{'lift' if up else 'place'} {self.variant.square_name(square)}")
         phase = self._phase

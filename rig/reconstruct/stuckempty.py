@@ -23,11 +23,13 @@ on (docs/reconstruction.md, "Failing switches").
 - *Under a captured piece, before the reply lands there* (:meth:`StuckEmpty._stuck_landing`): the switch
   under a piece the opponent's capture takes sticks closed (before its removal, or just after it: it opens and
   reads occupied again), so the capture reads as ``capture-not-removed`` (which players do; a piece lifted and
-  put back reads the same). The reply that lands on that square shows its lift and its captures only: with the
-  piece standing no move explains it, with the square stuck it is exactly one legal move. The capture is read
-  again as stuckcapture.py does (the irregularity dismissed, the switch named, an observation), once the
-  mover's move is over (his press, or without a clock the still board): a piece kept in the hand shows the same
-  for a moment, so it is never read while the move may still be under way.
+  put back reads the same; where the switch closed ``touch_s`` or more after the removal, the piece reads
+  touched too: ``opponent-piece-touched`` on the same square, the same reading). The reply that lands on that
+  square shows its lift and its captures only: with the piece standing no move explains it, with the square
+  stuck it is exactly one legal move. The capture is read again as stuckcapture.py does (the irregularities
+  dismissed, the switch named, an observation), once the mover's move is over (his press, or without a clock
+  the still board): a piece kept in the hand shows the same for a moment, so it is never read while the move may
+  still be under way.
 """
 
 from __future__ import annotations
@@ -155,11 +157,22 @@ class StuckEmpty:
         self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares),
                                                reclosed=True))
 
+    def _standing_only(self, found: list[int], squares: frozenset[int]) -> bool:
+        """The irregularities ``found`` (indexes) at a capture are the pieces on ``squares`` left standing
+        (``capture-not-removed``, naming them all) and nothing else but those squares read lifted and put back
+        (``opponent-piece-touched`` on them alone): a removal and a switch closing again ``touch_s`` or more
+        after it read as a touch, so both come from the same reading of those squares."""
+        kinds = [self.irregularities[i] for i in found]
+        return any(x.type == "capture-not-removed" and squares <= set(x.squares) for x in kinds) and all(
+            x.type == "capture-not-removed" or x.type == "opponent-piece-touched" and set(x.squares) <= squares
+            for x in kinds)
+
     def _stuck_landing(self, t: float, occ: frozenset[int], lifted: int | None) -> tuple[Explanation,
                                                                                         frozenset[int]] | None:
         """The turn shows no legal move, right after a capture read with pieces left standing (an open
-        ``standing`` reading of the last ply, ``capture-not-removed`` its only irregularity); read with those
-        pieces removed and their squares masked, it is exactly one legal move that lands on one of them, which
+        ``standing`` reading of the last ply, ``capture-not-removed`` its only irregularity but a touch of those
+        squares, :meth:`_standing_only`); read with those pieces removed and their squares masked, it is exactly
+        one legal move that lands on one of them, which
         did not change: the mover's piece came down there and its switch showed nothing, as a switch stuck
         closed since the capture reads (FMJD 002 art. 4.4; CODEX 004 art. 42.K: a piece left standing would
         bar the landing). The capture is read again (stuckcapture.py ``_rewrite_standing``: the irregularity
@@ -177,9 +190,7 @@ class StuckEmpty:
             if capture.withdrawn or move is None or not capture.legal or squares & changed or not squares <= occ \
                     or not squares <= set(move.captured):
                 continue
-            kinds = [self.irregularities[i] for i in capture.irregularities]
-            if not kinds or any(x.type != "capture-not-removed" for x in kinds) \
-                    or not any(squares <= set(x.squares) for x in kinds):
+            if not self._standing_only(capture.irregularities, squares):
                 continue
             board = snap(capture.board_before)
             board.push(move)

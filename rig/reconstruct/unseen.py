@@ -29,7 +29,6 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import reread_chain
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
-from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.state import SIDE, PendingSplit
 
 __all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
@@ -80,15 +79,19 @@ class UnseenReplies:
         turn is read from the landing on (``c`` is of it). A capture's reply shows its landings one by one (a5xc3xa1:
         c3 set down and lifted, then a1; :meth:`_reply_hops`) and may be clearing its pieces (``c`` the first of
         them, the others standing): the turn is cut at its first landing. The mover's capture cleared, his last
-        removal read as a possible reply (``_split``), is no reply. Where two origins fit, the lowest is read and
-        an observation says so (the moves after it may show the other: chainread.py). Where a piece read taken off
-        (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed and no origin is named: the
-        landing's turn re-reads that piece as standing (stuckcapture.py)."""
+        removal read as a possible reply (``_split``), is no reply; its square closing again, the turn's last
+        change, may be the reply's landing (29x20 clearing 24, then 15x24 from a stuck 15 taking the piece on 20
+        as it is lifted), which a captured piece put back reads the same but for the lift. Where two origins fit,
+        the lowest is read and an observation says so (the moves after it may show the other: chainread.py).
+        Where a piece read taken off (:meth:`_gone_suspect`) reaches the landing, the mover's move is committed
+        and no origin is named: the landing's turn re-reads that piece as standing (stuckcapture.py)."""
         seg = self._seg
         split = self._split
         if self._clock_mode or self._held is not None or not seg.changes or self._diode_trouble() \
-                or split is not None and (not self._split_took_capture() or split.square in occ_before):
-            return False                  # (a piece the mover's capture took, lifted and kept off: his removal)
+                or split is not None and (not self._split_took_capture() or split.square in occ_before
+                                          and split.square != seg.changes[-1].square):
+            return False                  # (a piece the mover's capture took, lifted and kept off: his removal;
+            #                               its square closing last may be the reply's landing on it)
         # the landing is the turn's last change, on its own: at least ``touch_s`` after the mover's changes
         # and before ``c`` (a neighbour phantom or a piece still in the mover's hand is not one); two squares
         # newly occupied (the mover's landing and the reply's), or the landing on a square occupied when the
@@ -142,21 +145,17 @@ class UnseenReplies:
         else:
             found.sort(key=lambda f: f[2].origin)
             plan, occ_plan, reply = found[0]
-        t_x = last[x]
         name = self.variant.square_name
         mover = self.board.turn
         self._split = None
-        if first < len(changes) - 1:
-            # a capture's landings before its last (a5xc3xa1 set down on c3, then a1): the reply's from the first
-            t_x = changes[first].t
-            self._cut(first, t_x, plan, occ_plan, f"{'black' if mover else 'white'} landed on "
-                                                  f"{name(changes[first].square)}")
-        else:
-            self._commit_plan(plan, t_x, f"{'black' if mover else 'white'} landed on {name(x)}", occ_plan)
+        # the reply's changes from its first landing (a capture's landings before its last: a5xc3xa1 set down on
+        # c3, then a1) begin the opponent's turn: none is the mover's (a landing on the square his capture cleared
+        # is no piece put back)
+        t_x = changes[first].t
+        self._cut(first, t_x, plan, occ_plan, f"{'black' if mover else 'white'} landed on "
+                                              f"{name(changes[first].square)}")
         if reply is not None:
             self._stuck_origin_fault(reply, list(dict.fromkeys(r for _, _, r in found)), t_x)
-        if first == len(changes) - 1:
-            self._record_change(self._seg, SquareChange(t_x, x, False))
         return True
 
     def _stuck_origin_fault(self, reply: Move, replies: list[Move], t_x: float) -> None:
