@@ -10,14 +10,14 @@ where the origin's switch died during it, ``wrong-piece-removed`` there), and th
 capturing piece going off: no move explains it, and the position is lost.
 
 Read with the captured pieces removed, the turn is exactly one legal reply that captures the capturing piece and
-lands on a square read left standing; its origin either reads empty (lifted during the capture: its switch
-died, or the opponent picked it up early, which the sensors cannot tell apart) or reads closed though it never
-changed in the turn (a switch stuck closed: no player plays a piece from nowhere). That is what the sensors
-showed, not two irregularities: the capture is read again complete (its irregularities ``dismissed``, the
-reason given), the reply is read, a stuck origin is named ``stuck-closed`` (masked from then on), and an
-observation names the squares. A captured piece really left standing stays ``capture-not-removed``: its square
-never read its removal and a closing after it (a landing there never seen), or no legal reply lands there, or
-its owner plays it (FMJD 002 art. 4.4; issue 9 part 4).
+lands on a square read left standing, from an origin read empty (lifted during the capture: its switch died,
+or the opponent picked it up early, which the sensors cannot tell apart; the next piece put there tells). That
+is what the sensors showed, not two irregularities: the capture is read again complete (its irregularities
+``dismissed``, the reason given), the reply is read, and an observation names the squares. A reply from a
+switch stuck closed (its origin reading closed, never changed) is read at its landing, before the capture is
+committed, by unseen.py ``_stuck_reply``. A captured piece really left standing stays
+``capture-not-removed``: its square never read its removal and a closing after it (a landing there never
+seen), or no legal reply lands there, or its owner plays it (FMJD 002 art. 4.4; issue 9 part 4).
 
 :class:`LandedCapture` is mixed into :class:`rig.reconstruct.faults.FaultHandling`; called from chainread.py
 ``_reread_turn`` where the turn is taken as over (a press, the opponent's lift, a still board).
@@ -48,9 +48,9 @@ class LandedCapture:
     def _landed_on_cleared(self, t: float, occ: frozenset[int]) -> tuple[Explanation, frozenset[int]] | None:
         """The turn ``occ`` shows no legal move right after a capture read with pieces left standing: read with
         them removed, it is exactly one legal reply capturing the capturing piece and landing on one of them,
-        from an origin read empty, or closed and unchanged in the turn (a stuck switch), and that square read
-        its removal and a closing after it (in the capture's turn, or in this one). The capture is read again
-        (:meth:`_reread_cleared`) and the reply and the occupancy after it are returned; None otherwise."""
+        from an origin read empty, and that square read its removal and a closing after it (in the capture's
+        turn, or in this one). The capture is read again (:meth:`_reread_cleared`) and the reply and the
+        occupancy after it are returned; None otherwise."""
         plies = self._plies
         n = len(plies)
         seg = self._seg
@@ -65,17 +65,11 @@ class LandedCapture:
             board.push(move)
             board = snap(board)
             cur = _after(r.occ0, move)
-            fits: dict[tuple, tuple[Move, bool]] = {}
-            for m in self._index(board).moves:
-                if m.destination not in squares or move.destination not in m.captured:
-                    continue
-                after = _after(cur, m)
-                stuck = occ == after | {m.origin} and m.origin not in changed
-                if occ == after or stuck:
-                    fits.setdefault(m.key, (m, stuck))
+            fits = {m.key: m for m in self._index(board).moves
+                    if m.destination in squares and move.destination in m.captured and occ == _after(cur, m)}
             if len(fits) != 1:
                 continue
-            (reply, stuck), = fits.values()
+            reply, = fits.values()
             landed = r.reclosed and reply.destination not in changed or reclosing(seg, reply.destination) is not None
             if not landed or not self._explained_by(capture, squares, reply.origin):
                 continue                  # the landing never seen: the piece may have stood there all along
@@ -86,7 +80,7 @@ class LandedCapture:
                 continue
             held, split = self._held, self._split
             self._held = self._split = None
-            self._reread_cleared(t, r, move, cur, expl.move, stuck)
+            self._reread_cleared(t, r, move, cur, expl.move)
             self._held, self._split = held, split
             masked = self._mask.squares
             return expl, (occ - masked) | (shown & masked)
@@ -100,10 +94,9 @@ class LandedCapture:
             x.type in _EXPLAINED and set(x.squares) <= (squares if x.type == "capture-not-removed" else {origin})
             for x in kinds)
 
-    def _reread_cleared(self, t: float, r: OpenReading, move: Move, cur: frozenset[int], reply: Move,
-                        stuck: bool) -> None:
+    def _reread_cleared(self, t: float, r: OpenReading, move: Move, cur: frozenset[int], reply: Move) -> None:
         """Withdraw the capture of ``r`` (the last ply), dismiss its irregularities, commit it complete (the
-        segment then starts from ``cur``), name a stuck origin and record an observation."""
+        segment then starts from ``cur``) and record an observation."""
         plies = self._plies
         first = r.ply
         name = self.variant.square_name
@@ -115,19 +108,14 @@ class LandedCapture:
         awaiting = self._await_time
         where = ", ".join(name(s) for s in r.standing)
         origin = name(reply.origin)
-        how = "its switch stuck closed" if stuck else "read taken off during the capture"
         reason = (f"read again: {where} was taken off, and the reply {reply.text(name=name)} landed there as the "
-                  f"removal ended (played from {origin}, {how})")
+                  f"removal ended (played from {origin}, read taken off during the capture)")
         for i in ply.irregularities:
             self._set_status(i, DISMISSED, t, reason)
         self._withdraw(t, Undo(first, r.occ0, ply.board_before))
         plies.pop()
         self._open_readings = [o for o in self._open_readings if o.ply < first]
         self._reread_alts = None
-        if stuck and reply.origin not in self._mask:
-            self._fault(reply.origin, "stuck-closed", seg.t0,
-                        f"{reply.text(name=name)} landed on {where} with no lift seen on {origin}, and {origin} still "
-                        "reads closed: its switch is stuck closed", True)
         self._seg = Segment(entry.t, r.occ0, pieces=self._pieces)
         self._commit(Explanation(move, True, None), entry.t, "re-read: the reply landed where the capture took "
                      "a piece", occ_after=cur)
