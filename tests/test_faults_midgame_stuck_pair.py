@@ -142,3 +142,20 @@ def test_stuck_pair_international_game_16_refuted_ghost_keeps_the_pair_open(cloc
     assert got == s.expected_moves
     assert _standing(r) == []
     assert _faults(r)[-1:] == [(square, "stuck-closed")] and square == 4
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_pair_brazilian_no_clock_stuck_square_opens_before_the_mover_move_is_committed(health):
+    """Brazilian game 2, without a clock: e5 sticks; e5-d4 shows only its landing, read c5-d4 with c5 stuck (c5 or
+    e5, an observation). Three plies later white plays a3-b4 and black lifts c5 for c5xa3: without a clock a3-b4 is
+    committed only at black's first change, and the opening of the masked c5 is none, so when a3 closes (c5xa3's
+    landing) a3-b4 is not yet on the board. The landing is checked on the board after the move the frame shows
+    (a3-b4): c5's opening is the lift, c5-d4 is re-read as e5-d4 and the fault moves to e5 (was read as c5's
+    switch recovering, then irregularities)."""
+    s, r, square = midgame_case("brazilian", 2, 17, "stuck-closed", False, health, 24)
+    got = [m.move_text for m in r.moves if not m.withdrawn]
+    assert got == s.expected_moves
+    assert got[17:24] == ["e5-d4", "d2-e3", "f8-g7", "a3-b4", "c5xa3", "e3xc5", "d6xb4"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(15, "stuck-closed")]
+    assert [f.until for f in r.sensor_faults if not f.withdrawn] == [None]

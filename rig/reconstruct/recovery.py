@@ -99,7 +99,7 @@ class SwitchRecovery:
         if not on and not (pending.before - occupied) - masked:
             return
         self._opening = None
-        if on and self._other_way_takes(square, on, captured=False):
+        if on and self._other_way_takes(square, on, captured=False, shown=pending.before):
             self._switch_works(t, square, "stuck-closed")      # earlylift.py: the piece was lifted
             if square not in self._mask:
                 self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before the landing
@@ -107,10 +107,13 @@ class SwitchRecovery:
             self._recovered(pending.t, square, "its switch opened and the board went on without a piece there: it "
                                                "works again")
 
-    def _other_way_takes(self, square: int, landed: frozenset[int], captured: bool) -> bool:
+    def _other_way_takes(self, square: int, landed: frozenset[int], captured: bool,
+                         shown: frozenset[int] | None = None) -> bool:
         """With the open readings naming ``square`` stuck taken the other way (a piece standing there), a legal
         move of either side lands on (or passes over) a square of ``landed``: one capturing the piece on
-        ``square`` (``captured``), or one played from it."""
+        ``square`` (``captured``), or one played from it. ``shown``: the frame the square opened in; the mover's
+        move it shows, not yet committed (without a clock a move is committed at the opponent's first change, and
+        a masked square's opening is none), is played first."""
         if not landed:
             return False
         readings = self._stuck_readings(square)
@@ -122,10 +125,20 @@ class SwitchRecovery:
                              lambda board, cur: True if square in cur else None)
         if found is None or found.steps[0][0].key == played[0].key:
             return False
+        boards = []
         for turn in (found.board.turn, not found.board.turn):
             board: Board = snap(found.board)
             board.turn = turn
-            for m in self._index(snap(board)).moves:
+            boards.append(snap(board))
+        if shown is not None:
+            masked = self._mask.squares | {m.origin for r in readings for m in r.moves}   # either way's stuck
+            for pending in self._index(snap(found.board)).moves:
+                board = snap(found.board)
+                board.push(pending)
+                if board.occupied() - masked == shown - masked:
+                    boards.append(snap(board))
+        for board in boards:
+            for m in self._index(board).moves:
                 path = set(m.path[1:])
                 if (square in m.captured if captured else m.origin == square) and path & landed:
                     return True
