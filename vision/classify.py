@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -456,15 +457,19 @@ class Classifier:
             return lab2, grey2
 
         looks = [Look(closer)]
+        glared: Callable[[tuple[int, int]], bool] = lambda rc: False  # noqa: E731
         if self._glare.any():  # a third look where glare reaches a doubtful piece's window
             white = self._glare_field.field(self._glare)
-            looks.append(Look(lambda doubt: closer(doubt, glare=True),
-                              lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])))
+            glared = lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])  # noqa: E731
+            looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
         black = {rc for rc, c in pieces if c == BLACK}
         fine = self.fine_look
-        if black and fine is not None:  # a doubtful black piece at twice the resolution (vision.fine_look)
-            looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt), black.__contains__,
-                              lambda: fine.reader))
+        if black and fine is not None:
+            # a doubtful black piece at twice the resolution (vision.fine_look), read from the picture as taken: not
+            # where glare reaches its window (its white brightens the top and the wall alike: a man under it, on the
+            # row nearest the camera, fitted as a king at that resolution)
+            looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
+                              lambda rc: rc in black and not glared(rc), lambda: fine.reader))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()
