@@ -145,3 +145,39 @@ def test_the_fine_bias_is_learnt_from_the_start_position_international(board):
     again = CameraConfig.from_dict(config.to_dict())
     assert again.appearance.fine_bias == pytest.approx(ap.fine_bias, abs=1e-4)
     assert FINE_MAN_FIT < 0
+
+
+def test_the_fine_look_leaves_black_pieces_under_glare_alone_international(board):
+    """The finer look reads the picture as taken, glare's white on: it is not asked about a piece whose window glare
+    reaches (the glare look's), and is still asked about doubtful black pieces away from it."""
+    v, empty, _, config = board
+    clf = config.classifier()
+    fine = clf.fine_look
+    see = fine.see
+    asked: list = []
+    near = far = 0
+
+    def spy(image, gain, classes, squares):
+        asked.append(list(squares))
+        return see(image, gain, classes, squares)
+
+    fine.see = spy
+    rng = random.Random(57132)
+    try:
+        for k in range(24):
+            squares = rng.sample(range(1, v.squares + 1), 30)
+            pieces = {s: rng.choice("bbBBw") for s in squares}
+            scene = position_scene(empty, pieces, 571500 + k)
+            glare = (float(rng.randrange(300, 1000)), float(rng.randrange(150, 600)), 60.0, 60.0)
+            scene = replace(scene, light=replace(scene.light, level=0.7, noise=4.5, jpeg=70, glare=glare))
+            asked.clear()
+            clf.edge.forget()
+            clf.read(render(scene))
+            white = clf._glare_field.field(clf._glare)
+            for rc in (rc for squares_ in asked for rc in squares_):
+                assert not clf._glare_field.reaches(white, clf.stacks.boxes([rc])[0]), (k, rc)
+                far += 1
+            near += bool(clf._glare.any())
+    finally:
+        fine.see = see
+    assert near and far, (near, far)
