@@ -8,7 +8,11 @@ twice the resolution (the view's remap tables interpolated, so the same lens mod
 (``SMOOTH``: the picture's JPEG blocks and the sensor's noise, resolved at that scale, averaged away again), the
 window of a doubtful black piece is fitted by a reader of its own at that resolution (the models' pixel constants
 scaled with it), with its own band (``FINE_BAND``) and its own start bias (:func:`vision.kings_calibration.
-fine_bias`). Only doubtful black pieces pay for it; the reader's templates are drawn on first use.
+fine_bias`). Only doubtful black pieces pay for it (about 0.7 ms a piece); the reader's templates are drawn on
+first use. It reads the picture as taken, so not where glare reaches the piece's window (glare's white brightens the
+top and the wall alike: :mod:`vision.glare_look` takes it off for the coarser look), and like the looks before it
+settles a piece only on the side of the band's middle the first fit already leaned to
+(:meth:`vision.kings.StackReader.read`).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ shift as the silhouette (both channels as one complex window, one transform a pi
 :meth:`StackReader._best`). Each colour's fits are taken off by the bias its start men showed at calibration
 (:func:`vision.kings_calibration.start_bias`), and judged against a band that follows the square's parallax
 (:func:`band`). A piece whose fit says neither is looked at again (:meth:`StackReader.read`: :mod:`vision.shading`,
-:mod:`vision.glare_look`).
+:mod:`vision.glare_look`, and for a black piece :mod:`vision.fine_look`, at twice the resolution by a reader of its
+own: ``fine``).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
