@@ -89,10 +89,13 @@ class CameraConfig:
         return board_homography(self.corners)
 
     def classifier(self) -> Classifier:
-        return Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
-                          occluded_squares=self.occluded_squares,
-                          hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
-                          skin_squares=self.skin_squares, band_squares=self.band_squares)
+        clf = Classifier(self.variant, self.px, canonical_maps(self.corners, self.px, self.px // 2), self.appearance,
+                         occluded_squares=self.occluded_squares,
+                         hand_squares=self.hand_squares, dark_on_light=self.dark_on_light,
+                         skin_squares=self.skin_squares, band_squares=self.band_squares)
+        if clf.fine_look is not None and self.appearance.kings:
+            _ = clf.fine_look.reader  # the finer look's templates drawn now (0.1-0.2 s), not on a picture
+        return clf
 
     def to_dict(self) -> dict:
         ap = self.appearance
