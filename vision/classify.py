@@ -469,7 +469,7 @@ class Classifier:
             # where glare reaches its window (its white brightens the top and the wall alike: a man under it, on the
             # row nearest the camera, fitted as a king at that resolution)
             looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
-                              lambda rc: rc in black and not glared(rc), lambda: fine.reader))
+                              lambda rc: rc in black and fine.asks(rc) and not glared(rc), lambda: fine.reader))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()
