@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
 
 from rig.variants import Variant
 from vision.colour import CLIPPED, AddedWhite, features
+from vision.fine_look import FineLook
 from vision.glare_look import GlareField
 from vision.kings import Look, StackReader
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
@@ -63,6 +65,7 @@ class Appearance:
     king_noise: float = 0.0   # spread of the man-or-king fit gap on the start men (score units)
     band: np.ndarray | None = None  # (k, 3) the empty board's band cells outside it (vision.occlusion.BandCue)
     king_bias: tuple[float, float] = (0.0, 0.0)  # the start men's man-or-king fit off a man's usual, white and black
+    fine_bias: float = 0.0    # the black start men's fit off a man's usual at the finer look's resolution
 
 
 @dataclass
@@ -133,6 +136,7 @@ class Classifier:
         self.skin_squares = skin_squares
         self.band_squares = band_squares  # 0: the band cue is off
         self.stacks: StackReader | None = None
+        self.fine_look: FineLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -141,6 +145,8 @@ class Classifier:
                                       appearance.king_bias)
             if appearance.static is not None and appearance.static.shape == maps[0].shape:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
+            # the stack's last look at a doubtful black piece, at twice the resolution (vision.fine_look)
+            self.fine_look = FineLook(maps, self.stacks, self._static_padded, appearance.fine_bias)
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
@@ -299,6 +305,10 @@ class Classifier:
         """Class index of every pixel of the canonical view (UNEXPLAINED = like none)."""
         return self._classes(cv2.multiply(canon, self.gain(canon) if gain is None else gain, dtype=cv2.CV_8U))
 
+    def classes(self, img: np.ndarray) -> np.ndarray:
+        """Class index of every pixel of a light-corrected view (BGR uint8; see :meth:`_classes`)."""
+        return self._classes(img)
+
     def _classes(self, img: np.ndarray) -> np.ndarray:
         """Class index of every pixel of a light-corrected view: the colour's 18-bit code (6 bits a channel, BGR)
         built in place in one int32 array, then one look-up."""
@@ -384,7 +394,7 @@ class Classifier:
             confidence[sq] = max(w, b) / total
         # a picture with a hand over the board never becomes a position (vision.stability): its stacks are not read
         stack, unknown = ({}, frozenset(squares)) if occluded else self._stacks(lab_full, corrected, pieces, squares,
-                                                                                       gain_full)
+                                                                                       gain_full, image)
         return Reading(squares, confidence, occluded, unexplained=area, foreign=hands, dark_on_light=dark_on_light,
                        skin=skin, band=band, warm=warm, edge=edge, ms=(time.perf_counter() - start) * 1000, t=t,
                        stack=stack, unknown=unknown)
@@ -419,7 +429,7 @@ class Classifier:
         return np.where(keep, old, new), plain
 
     def _stacks(self, lab_full: np.ndarray, corrected: np.ndarray, pieces, squares: dict[int, str],
-                gain_full: np.ndarray) -> tuple[dict[int, float], frozenset]:
+                gain_full: np.ndarray, image: np.ndarray) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
         squares whose stack the view cannot tell (every one when the calibration found no square that can):
         their code is the colour's man, ``unknown`` says it is not known."""
@@ -447,10 +457,19 @@ class Classifier:
             return lab2, grey2
 
         looks = [Look(closer)]
+        glared: Callable[[tuple[int, int]], bool] = lambda rc: False  # noqa: E731
         if self._glare.any():  # a third look where glare reaches a doubtful piece's window
             white = self._glare_field.field(self._glare)
-            looks.append(Look(lambda doubt: closer(doubt, glare=True),
-                              lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])))
+            glared = lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])  # noqa: E731
+            looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
+        black = {rc for rc, c in pieces if c == BLACK}
+        fine = self.fine_look
+        if black and fine is not None:
+            # a doubtful black piece at twice the resolution (vision.fine_look), read from the picture as taken: not
+            # where glare reaches its window (its white brightens the top and the wall alike: a man under it, on the
+            # row nearest the camera, fitted as a king at that resolution)
+            looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
+                              lambda rc: rc in black and fine.asks(rc) and not glared(rc), lambda: fine.reader))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()

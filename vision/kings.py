@@ -15,7 +15,8 @@ shift as the silhouette (both channels as one complex window, one transform a pi
 :meth:`StackReader._best`). Each colour's fits are taken off by the bias its start men showed at calibration
 (:func:`vision.kings_calibration.start_bias`), and judged against a band that follows the square's parallax
 (:func:`band`). A piece whose fit says neither is looked at again (:meth:`StackReader.read`: :mod:`vision.shading`,
-:mod:`vision.glare_look`).
+:mod:`vision.glare_look`, and for a black piece :mod:`vision.fine_look`, at twice the resolution by a reader of its
+own: ``fine``).
 
 Where the two silhouettes differ by less than the noise the calibration measured (a camera nearly straight
 above the square), the square *does not allow* a king to be told; a frame whose fit falls between the two
@@ -74,12 +75,16 @@ class Look:
 
     see: Callable[[list], tuple[np.ndarray, np.ndarray]]
     where: Callable[[tuple[int, int]], bool] | None = None
+    #: gives the reader that fits and judges what this look sees (its own resolution, band and bias; its view
+    #: carries no frame pixels to leave out), asked only when a piece is doubtful; None: the reader given the look
+    reader: "Callable[[], StackReader] | None" = None
 
 
-def band(shift: float, black: bool) -> tuple[float, float]:
+def band(shift: float, black: bool, bands=BAND) -> tuple[float, float]:
     """The fits (on the man -1 .. king +1 scale) up to which a piece is a man and from which it is a king, on a
-    square where a king's top is displaced ``shift`` pixels beyond a man's (see ``BAND``)."""
-    centre, slope, (low, high), half = BAND[int(black)]
+    square where a king's top is displaced ``shift`` pixels beyond a man's (see ``BAND``; ``bands`` another
+    reader's, in its own pixels)."""
+    centre, slope, (low, high), half = bands[int(black)]
     c = min(high, max(low, centre + slope * (shift - 6.0)))
     return c - half, c + half
 
@@ -123,7 +128,6 @@ def draw_mask(size: int, pts: np.ndarray, origin: tuple[float, float]) -> np.nda
 
 
 _SIGN = np.array([-1.0, 1.0], np.float32)  # a window's silhouette: -1 where the piece's colour is not, +1 where it is
-_RING = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAD + 1, 2 * PAD + 1))
 
 
 def _disc(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarray:
@@ -134,19 +138,20 @@ def _disc(pose: CameraPose, x: float, y: float, r: float, h: float) -> np.ndarra
     return np.column_stack([tx + rt * np.cos(a), ty + rt * np.sin(a)])
 
 
-def model_templates(*pairs: tuple[np.ndarray, np.ndarray]) -> list[np.ndarray]:
+def model_templates(*pairs: tuple[np.ndarray, np.ndarray], pad: int = PAD) -> list[np.ndarray]:
     """Each silhouette, given as (inner, outer) masks (its radius less and more the ``RIM``), as a template:
     +1 inside, 0 on the rim (blur and light move a piece's labelled edge by a pixel or two), -1 on the rest
-    of the silhouettes' union grown by ``PAD`` pixels (where the other model, or no piece, is), 0 beyond
+    of the silhouettes' union grown by ``pad`` pixels (where the other model, or no piece, is), 0 beyond
     (a neighbour there changes no fit)."""
     union = np.maximum.reduce([o for _, o in pairs])
-    near = cv2.dilate((union > 0.5).astype(np.uint8), _RING).astype(np.float32)
+    ring = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1))
+    near = cv2.dilate((union > 0.5).astype(np.uint8), ring).astype(np.float32)
     return [i - np.maximum(near - o, 0) for i, o in pairs]
 
 
 def _pair(reader: "StackReader", x: float, y: float, r: float, h: float, origin, size: int | None = None):
     """(inner, outer) masks of a piece's silhouette at ``origin`` (pixels), its radius less and more ``RIM``."""
-    a = RIM / reader.px
+    a = reader.rim / reader.px
     return tuple(draw_mask(size or reader.box, reader.to_px(silhouette(reader.pose, x, y, rr, h)), tuple(origin))
                  for rr in (r - a, r + a))
 
@@ -154,7 +159,7 @@ def _pair(reader: "StackReader", x: float, y: float, r: float, h: float, origin,
 def _top_template(reader: "StackReader", x: float, y: float, r: float, h: float, origin) -> np.ndarray:
     """The top-against-wall template of a piece: +1 on its top disc, -1 on its side wall, each ``RIM`` pixels
     clear of the edges between them (blur), 0 elsewhere."""
-    a = RIM / reader.px
+    a = reader.rim / reader.px
     inner = draw_mask(reader.box, reader.to_px(silhouette(reader.pose, x, y, r - a, h)), tuple(origin))
     top_in, top_out = (draw_mask(reader.box, reader.to_px(_disc(reader.pose, x, y, rr, h)), tuple(origin))
                        for rr in (r - a, r + a))
@@ -166,18 +171,23 @@ class StackReader:
     (:class:`vision.classify.Classifier` labels, margin included): ``px`` pixels a square, ``margin`` around
     the board, ``n`` squares a side; ``radius`` and ``height`` of a man in squares; ``noise`` of the score
     gap the calibration measured on the start men. A fit is judged against the two models' ideal gaps: each
-    silhouette as a frame shows it, its labelled edge ``ERODED`` pixels inside the true one."""
+    silhouette as a frame shows it, its labelled edge ``ERODED`` pixels inside the true one. ``fine`` times the
+    top view's resolution (``px`` already multiplied), the pixel constants scaled with it; ``bands`` and
+    ``floor`` its band (``BAND``) and quality floor (``MIN_QUALITY``)."""
 
     def __init__(self, pose: CameraPose, n: int, px: int, margin: int, squares, radius: float, height: float,
-                 noise: float = 0.0, bias: tuple[float, float] = (0.0, 0.0)):
+                 noise: float = 0.0, bias: tuple[float, float] = (0.0, 0.0), fine: int = 1, bands=BAND,
+                 floor: tuple[float, float] = MIN_QUALITY):
         self.pose, self.n, self.px, self.margin = pose, n, px, margin
         self.radius, self.height, self.noise = radius, height, noise
         self.bias = np.array(bias, np.float64)
+        self.search, self.pad, self.rim, self.eroded = SEARCH * fine, PAD * fine, RIM * fine, ERODED * fine
+        self.fine, self.bands, self.floor = fine, bands, floor
         self.squares = list(squares)
         self.index = {rc: i for i, rc in enumerate(self.squares)}
         far = max(np.hypot(*(np.array(pose.seen_at(x, y, 2 * height)) - (x, y))) for x in (0, n) for y in (0, n))
-        self.box = int(np.ceil((2 * radius * pose.scale(2 * height) + far) * px)) + 2 * PAD
-        self.size = self.box + 2 * SEARCH                   # observation window, pixels a side
+        self.box = int(np.ceil((2 * radius * pose.scale(2 * height) + far) * px)) + 2 * self.pad
+        self.size = self.box + 2 * self.search                   # observation window, pixels a side
         self.fft = int(2 ** np.ceil(np.log2(self.size)))     # no wrap-around for shifts 0 .. 2 SEARCH
         self.border = self.size
         k = len(self.squares)
@@ -193,7 +203,7 @@ class StackReader:
         if self.squares:
             idx = np.arange(k)
             for m, hh in enumerate((height, 2 * height)):
-                win = self._perfect(radius - ERODED / px, hh)
+                win = self._perfect(radius - self.eroded / px, hh)
                 for b in range(len(TOP_WEIGHT)):
                     best = self._best(win, idx, np.full(k, b))
                     self.ideal[:, b, m] = best[:, 1] - best[:, 0]
@@ -225,11 +235,11 @@ class StackReader:
         """(man, king) silhouette templates of a square, (man, king) top-against-wall templates, and its model
         (ideal gaps not yet known)."""
         o, x, y = self._origin(rc, self.height)
-        man, king = model_templates(_pair(self, x, y, r, h, o), _pair(self, x, y, r, 2 * h, o))
+        man, king = model_templates(_pair(self, x, y, r, h, o), _pair(self, x, y, r, 2 * h, o), pad=self.pad)
         tops = np.stack([_top_template(self, x, y, r, hh, o) for hh in (h, 2 * h)])
         tm = np.array(self.pose.seen_at(x, y, h)) - (x, y)
         tk = np.array(self.pose.seen_at(x, y, 2 * h)) - (x, y)
-        window = (int(o[1]) - SEARCH, int(o[0]) - SEARCH)
+        window = (int(o[1]) - self.search, int(o[0]) - self.search)
         return (np.stack([man, king]), tops,
                 StackModel(window, 0.0, 0.0, float(np.hypot(*(tk - tm))) * self.px, self.pose.tilt(x, y)))
 
@@ -239,10 +249,10 @@ class StackReader:
         ``rc``'s own man: pixels of a neighbour of the same colour are no evidence either way."""
         out = []
         o, x, y = self._origin(rc, self.height)
-        origin = tuple(o - SEARCH)
-        own = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, self.radius - RIM / self.px, self.height)),
-                    origin) > 0.5
-        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * SEARCH + 1, 2 * SEARCH + 1))
+        origin = tuple(o - self.search)
+        own = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, self.radius - self.rim / self.px,
+                                                         self.height)), origin) > 0.5
+        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * self.search + 1, 2 * self.search + 1))
         for other in self.squares:
             if other == rc or max(abs(other[0] - rc[0]), abs(other[1] - rc[1])) > 2:
                 continue
@@ -262,8 +272,8 @@ class StackReader:
         out, top = win[..., 0], win[..., 1]
         for i, rc in enumerate(self.squares):
             o, x, y = self._origin(rc, self.height)
-            sil = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
-            disc = draw_mask(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - SEARCH)) > 0.5
+            sil = draw_mask(self.size, self.to_px(silhouette(self.pose, x, y, r, h)), tuple(o - self.search)) > 0.5
+            disc = draw_mask(self.size, self.to_px(_disc(self.pose, x, y, r, h)), tuple(o - self.search)) > 0.5
             out[i, :self.size, :self.size] = np.where(sil, 1, -1)
             top[i, :self.size, :self.size] = np.where(disc, 1, np.where(sil, -1, 0))
         return win
@@ -295,7 +305,7 @@ class StackReader:
         the real part of their (unconjugated) correlation is ``o * t + w p * u``, the fit; so one complex
         transform a window, and one product and one inverse transform a model (OpenCV's DFT, the templates'
         spectra kept from the calibration, ``_spectra``); only the 2 ``SEARCH`` + 1 shifts a side are read."""
-        k, v = len(idx), 2 * SEARCH + 1
+        k, v = len(idx), 2 * self.search + 1
         spec, prod, c = (np.empty((self.fft, self.fft, 2), np.float32) for _ in range(3))
         out = np.empty((k, 2))
         for i in range(k):
@@ -374,7 +384,7 @@ class StackReader:
         size = self.n * self.px + (2 * self.margin if margin else 0)
         out = np.zeros((size, size), np.uint8)
         off = self.border + (0 if margin else self.margin)
-        grow = (SEARCH + RIM + 1) / self.px
+        grow = (self.search + self.rim + 1) / self.px
         for rc in self.squares:
             x, y = rc[1] + 0.5, self.n - rc[0] - 0.5
             pts = self.to_px(silhouette(self.pose, x, y, self.radius + grow, 2.67 * self.height)) - off
@@ -422,9 +432,11 @@ class StackReader:
                      and (look.where is None or look.where(rc))]
             if not doubt:
                 continue
-            z, quality = self.fits(*look.see([rc for rc, _ in doubt]), doubt, static, black)
+            reader = self if look.reader is None else look.reader()
+            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt, static if reader is self else None,
+                                     black)
             for (rc, c), v, q in zip(doubt, z, quality):
-                closer = self._judge(rc, c == black, v, q)
+                closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit already leaned to the side the new one settles
                 if closer[1] and closer[2] == (out[rc][0] >= sum(band(self.models[rc].shift, c == black)) / 2):
                     out[rc] = closer
@@ -437,8 +449,12 @@ class StackReader:
         return [(m.window[0] - b, m.window[0] - b + s, m.window[1] - b, m.window[1] - b + s)
                 for m in (self.models[rc] for rc in squares)]
 
+    def band_at(self, rc: tuple[int, int], black: bool) -> tuple[float, float]:
+        """This reader's band (:func:`band`) on square ``rc``, its shift in the top view's pixels."""
+        return band(self.models[rc].shift / self.fine, black, self.bands)
+
     def _judge(self, rc: tuple[int, int], black: bool, z: float, quality: float) -> tuple[float, bool, bool]:
         """(z, known, king) of one piece's fit ``z`` and ``quality`` (see :meth:`read`)."""
-        man_at, king_at = band(self.models[rc].shift, black)
-        clear = (z <= man_at or z >= king_at) and quality >= MIN_QUALITY[int(black)]
+        man_at, king_at = self.band_at(rc, black)
+        clear = (z <= man_at or z >= king_at) and quality >= self.floor[int(black)]
         return float(z), self.allows(rc) and clear, z >= king_at

@@ -4,6 +4,8 @@ stacked men, so a man's height is all the set must tell). Run once, at calibrati
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import cv2
 import numpy as np
 
@@ -11,7 +13,10 @@ from vision.kings import (BIAS_MAX, HEIGHTS, MAN_FIT, RADII, SEARCH, StackReader
                           silhouette)
 from vision.pose import CameraPose
 
-__all__ = ["fit_piece", "start_bias"]
+if TYPE_CHECKING:
+    from vision.classify import Classifier
+
+__all__ = ["fit_piece", "start_bias", "fine_bias"]
 
 
 def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
@@ -44,6 +49,24 @@ def start_bias(reader: StackReader, fits: dict, black: int) -> tuple[float, floa
         off = [z - sum(band(reader.models[rc].shift, dark)) / 2 for rc, (z, c) in fits.items() if (c == black) == dark]
         out.append(float(np.clip(np.median(off) - MAN_FIT[int(dark)], -BIAS_MAX, BIAS_MAX)) if off else 0.0)
     return out[0], out[1]
+
+
+def fine_bias(clf: "Classifier", image: np.ndarray, men, black: int) -> float:
+    """The black men's bias at the finer look's resolution (:mod:`vision.fine_look`), from the start position
+    ``image`` read by ``clf`` (``men`` the black start men's (row, col)): their median finer fit, the bias ``clf``
+    already takes off put back, off ``FINE_MAN_FIT`` below the finer band's middle (0 with no finer look)."""
+    from vision.fine_look import FINE_MAN_FIT
+
+    look = clf.fine_look
+    if look is None or not men:
+        return 0.0
+    canon = clf.canonical(image)
+    m = clf.margin
+    gain = cv2.copyMakeBorder(clf.gain(clf.inner(canon)), m, m, m, m, cv2.BORDER_REPLICATE)
+    z, _ = look.fits(image, gain, clf.classes, men, black)
+    reader = look.reader
+    off = [v + reader.bias[1] - sum(reader.band_at(rc, True)) / 2 for rc, v in zip(men, z)]
+    return float(np.clip(np.median(off) - FINE_MAN_FIT, -BIAS_MAX, BIAS_MAX))
 
 
 def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, grey: np.ndarray, men,
