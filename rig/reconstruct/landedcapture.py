@@ -51,16 +51,9 @@ class LandedCapture:
         from an origin read empty, and that square read its removal and a closing after it (in the capture's
         turn, or in this one). The capture is read again (:meth:`_reread_cleared`) and the reply and the
         occupancy after it are returned; None otherwise."""
-        plies = self._plies
-        n = len(plies)
         seg = self._seg
         changed = {c.square for c in seg.changes}
-        for r in [r for r in self._open_readings if r.standing and not r.gone and r.ply == n - 1]:
-            capture = plies[r.ply]
-            move, squares = capture.move, frozenset(r.standing)
-            if capture.withdrawn or move is None or not capture.legal or not squares <= occ \
-                    or not squares <= set(move.captured):
-                continue
+        for r, capture, move, squares in self._standing_captures(occ):      # stuckempty.py
             board = snap(capture.board_before)
             board.push(move)
             board = snap(board)

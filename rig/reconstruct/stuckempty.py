@@ -34,12 +34,14 @@ on (docs/reconstruction.md, "Failing switches").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, turn_shown
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.state import Ply, Segment, snap
 from rig.reconstruct.unseen import on_path
 
 __all__ = ["reclosing", "StuckEmpty"]
@@ -157,6 +159,19 @@ class StuckEmpty:
         self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares),
                                                reclosed=True))
 
+    def _standing_captures(self, occ: frozenset[int]) -> Iterator[tuple[OpenReading, Ply, Move, frozenset[int]]]:
+        """The open readings of the last ply that read a legal capture with pieces left standing (``standing``),
+        those pieces still read on the board ``occ``: (reading, the ply, its capture, the squares left standing).
+        The rules that read such a capture again (here, landedcapture.py) start from them."""
+        plies = self._plies
+        for r in [r for r in self._open_readings if r.standing and not r.gone and r.ply == len(plies) - 1]:
+            capture = plies[r.ply]
+            move, squares = capture.move, frozenset(r.standing)
+            if capture.withdrawn or move is None or not capture.legal or not squares <= occ \
+                    or not squares <= set(move.captured):
+                continue
+            yield r, capture, move, squares
+
     def _standing_only(self, found: list[int], squares: frozenset[int]) -> bool:
         """The irregularities ``found`` (indexes) at a capture are the pieces on ``squares`` left standing
         (``capture-not-removed``, naming them all) and nothing else but those squares read lifted and put back
@@ -180,17 +195,10 @@ class StuckEmpty:
         None otherwise, also while a piece the move captures still stands (the move may be under way). Called
         (chainread.py ``_reread_turn``) where the mover's move is taken as over: his press, the opponent's
         lift, or without a clock the still board."""
-        plies = self._plies
-        n = len(plies)
         seg = self._seg
         changed = {c.square for c in seg.changes}
-        for r in [r for r in self._open_readings if r.standing and not r.gone and r.ply == n - 1]:
-            capture = plies[r.ply]
-            move, squares = capture.move, frozenset(r.standing)
-            if capture.withdrawn or move is None or not capture.legal or squares & changed or not squares <= occ \
-                    or not squares <= set(move.captured):
-                continue
-            if not self._standing_only(capture.irregularities, squares):
+        for r, capture, move, squares in self._standing_captures(occ):
+            if squares & changed or not self._standing_only(capture.irregularities, squares):
                 continue
             board = snap(capture.board_before)
             board.push(move)
