@@ -457,7 +457,7 @@ class ChainReread:
         if old == new:
             return
         for i, f in enumerate(self.sensor_faults):
-            if f.square == old and f.kind == kind and not f.withdrawn and f.until is None:
+            if f.square == old and f.kind == kind and f.current:
                 fault = self.sensor_faults[i] = replace(f, square=new)
                 self._emit(fault)
                 break

@@ -97,8 +97,7 @@ class EarlyLift:
         ``stable_s`` after the fault was read: no piece stays in the hand longer (:meth:`_switch_works` reads a
         later closing; a switch that closes later recovered, recovery.py)."""
         index = next((i for i in range(len(self.sensor_faults) - 1, -1, -1)
-                      if self.sensor_faults[i].square == square and not self.sensor_faults[i].withdrawn
-                      and self.sensor_faults[i].until is None), None)
+                      if self.sensor_faults[i].square == square and self.sensor_faults[i].current), None)
         if index is None or self.sensor_faults[index].kind != "dead":
             return
         fault = self.sensor_faults[index]
@@ -239,7 +238,7 @@ class EarlyLift:
         played = plies[last].move
         alts = [m for m in reading.moves if m.destination == square and m.key != played.key]
         index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
-                      and f.kind == "dead" and not f.withdrawn and f.until is None), None)
+                      and f.kind == "dead" and f.current), None)
         if len(alts) != 1 or index is None or square in seg.occ0:
             return None
         alone = reading._replace(moves=tuple(alts), fault=None, beside=())

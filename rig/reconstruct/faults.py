@@ -233,7 +233,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
 
     def _fault_kind(self, square: int) -> str | None:
         for f in reversed(self.sensor_faults):
-            if f.square == square and not f.withdrawn and f.until is None:
+            if f.square == square and f.current:
                 return f.kind
         return None
 

@@ -66,7 +66,7 @@ class IrregularityLog:
 
     def _sensor_fault(self, square: int, kind: str, since: float, detail: str = "") -> None:
         """Report a faulty switch once (by square and kind; one that recovered and fails again is a new item)."""
-        if any(f.square == square and f.kind == kind and not f.withdrawn and f.until is None
+        if any(f.square == square and f.kind == kind and f.current
                for f in self.sensor_faults):
             return
         fault = SensorFault(square, kind, since, detail)

@@ -218,6 +218,11 @@ class SensorFault:
     def t(self) -> float:
         return self.since
 
+    @property
+    def current(self) -> bool:
+        """The fault stands now: neither withdrawn nor over (no ``until``): the square's switch is still masked."""
+        return not self.withdrawn and self.until is None
+
     def report(self) -> dict[str, Any]:
         d: dict[str, Any] = {"square": self.square, "kind": self.kind, "since": _r(self.since)}
         if self.detail:

@@ -65,7 +65,7 @@ class SwitchRecovery:
         self._held_squares.pop(square, None)
         for i in range(len(self.sensor_faults) - 1, -1, -1):
             f = self.sensor_faults[i]
-            if f.square == square and not f.withdrawn and f.until is None:
+            if f.square == square and f.current:
                 fault = self.sensor_faults[i] = replace(f, until=t)
                 self._emit(fault)
                 break
