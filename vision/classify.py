@@ -30,6 +30,7 @@ from vision.kings import Look, StackReader
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.pose import CameraPose
 from vision.shading import FineLight
+from vision import stats
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
 
@@ -237,10 +238,10 @@ class Classifier:
         tinted = fair if self._hue_known else light
         if fair.sum() < max(3, light.sum() // 4):
             fair = light
-        glob = float(np.median(lum[fair]))
+        glob = float(stats.median(lum[fair]))
         self._glare = self._glare_cells(obs, ref, self._clipped_cells ^ light, glob)
         lum = np.where(light, np.clip(lum, glob * 0.45, glob * 2.2), 0.0)
-        tint = np.median((ref / obs)[tinted] / lum[tinted][:, None], axis=0)
+        tint = stats.median_rows(((ref / obs)[tinted] / lum[tinted][:, None]).T)
         self._light_change = float(max(abs(np.log(glob)), np.abs(np.log(tint / tint.mean())).max() * 4))
         padded = np.pad(np.where(light, lum, 0.0), 1)
         around = padded[:-2, 1:-1] + padded[2:, 1:-1] + padded[1:-1, :-2] + padded[1:-1, 2:]

@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.colour import CLIPPED, features
 from vision.errors import CameraConfigError
+from vision.stats import median, median_rows
 
 __all__ = ["SkinCue", "BandCue", "ClippedCue", "EdgeWatch", "EDGE_SQUARES", "piece_reach"]
 
@@ -89,7 +90,7 @@ def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: list[np.
     for side in sides:
         here = side[use[side]]
         if len(here) >= TINT_CELLS:
-            ratio = np.median((obs[:, here] + 24.0) / (ref[:, here] + 24.0), axis=1)
+            ratio = median_rows((obs[:, here] + 24.0) / (ref[:, here] + 24.0))
             out[:, side] = ref[:, side] * (ratio / ratio.mean())[:, None]
     return out
 
@@ -174,7 +175,7 @@ class BandCue:
         for side in range(4):
             here = use & (self._side == side)
             if here.sum() >= 4:
-                light[self._side == side] = np.median(lum[here])
+                light[self._side == side] = median(lum[here])
         lum -= light
         white = (w >= 0.5 * so / 3) | glare_white(obs.T, ref.T, np.exp(light), BAND_HUE)
         moved = (rest > BAND_HUE) | (lum < -BAND_LUM) | ((lum > BAND_LUM) & ~white)
@@ -354,7 +355,7 @@ class EdgeWatch:
         if light.shape != ref.shape or not len(light):
             return False
         d = light - ref
-        return float((np.abs(d - np.median(d)) > 0.1).mean()) <= EDGE_LIGHT
+        return float((np.abs(d - median(d)) > 0.1).mean()) <= EDGE_LIGHT
 
     def _changed(self, cells: np.ndarray, channels: np.ndarray, occupied: frozenset, ref) -> np.ndarray:
         """Cells changed against ``ref`` (cells, occupancy, light, cells not clipped): brightness past the side's own
@@ -371,7 +372,7 @@ class EdgeWatch:
         for side in self._sides:
             here = side[fair[side]]
             if len(here):
-                light[side] = np.median(lum[here])
+                light[side] = median(lum[here])
         lum -= light
         # light scales a colour and glare adds white: fit cells = k ref + w; what is left is no light
         srr = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
@@ -387,7 +388,7 @@ class EdgeWatch:
         for side in self._sides:
             here = side[fair[side]]
             if len(here):
-                floor[side] = EDGE_NOISE * np.median(left[here])
+                floor[side] = EDGE_NOISE * median(left[here])
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
         moved = fair & ((np.abs(lum) > EDGE_LUM) | (rest > EDGE_HUE))
         moved |= self._clipped_anew(cells, a, channels, ref[3], light)
