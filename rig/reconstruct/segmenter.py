@@ -207,6 +207,9 @@ class Segmenter:
                 self._removal_plan = None
                 # a square closed a moment ago (a neighbour phantom) before a faulty switch
                 plan = self._plan(occ_before, square, faults=False)
+                if self._seg is not seg:    # the plan re-read the turn (chainread.py): a new segment, and the
+                    seg = self._seg         # masked squares as the moves read again leave them
+                    occ_before = self._occ | {square}
                 phantom = None
                 if plan is None and self._removal_plan is None:
                     if seg.placed_at:
@@ -272,6 +275,9 @@ class Segmenter:
                     self._resolve_split()
                     seg = self._seg
                     plan = self._plan(occ_before, square)
+                    if self._seg is not seg:    # re-read by the plan, as above
+                        seg = self._seg
+                        occ_before = self._occ | {square}
                     if plan is not None:
                         self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif self._split_reread(t, square):
