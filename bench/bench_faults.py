@@ -219,10 +219,15 @@ def midgame(args) -> int:
                         continue
                     s, seed, square = midgame_session(variant, game, gi, ply, case, clock)
                     for mode in MODES:
-                        r = transcribe(s, mode == "health")
-                        got = [m.move_text for m in r.moves if not m.withdrawn]
                         st = stats[mode]
                         st["games"] += 1
+                        try:
+                            r = transcribe(s, mode == "health")
+                        except Exception as exc:  # noqa: BLE001 - an engine crash is a miss, counted and shown
+                            st["crashed"] += 1
+                            print(f"  {seed} {case}:{square}@ply{ply} {mode}: CRASH {type(exc).__name__}: {exc}")
+                            continue
+                        got = [m.move_text for m in r.moves if not m.withdrawn]
                         standing = [x for x in r.irregularities if x.status != "dismissed"]
                         st["exact"] += got == s.expected_moves and not standing
                         st["pair observed"] += got != s.expected_moves and not standing and pair_observed(
@@ -241,15 +246,15 @@ def midgame(args) -> int:
                     print(f"{label:16} {case:16} {'clock' if clock else 'no clock':8} {mode:6} games {st['games']}  "
                           f"exact without irregularity {st['exact']} (+{st['pair observed']} a pair observed)  "
                           f"named {st['named']}  irregularities "
-                          f"{st['irregularities']} (+{st['dismissed']} dismissed)  observations {st['observations']}",
-                          flush=True)
+                          f"{st['irregularities']} (+{st['dismissed']} dismissed)  observations {st['observations']}"
+                          + (f"  CRASHED {st['crashed']}" if st["crashed"] else ""), flush=True)
     print("per fault kind and mode:")
     for (case, mode), st in totals.items():
         if st["games"]:
             print(f"  {case:16} {mode:6} games {st['games']:3}  exact without irregularity {st['exact']:3} "
                   f"(+{st['pair observed']} a pair observed)  named "
                   f"{st['named']:3}  irregularities {st['irregularities']} (+{st['dismissed']} dismissed)  "
-                  f"observations {st['observations']}")
+                  f"observations {st['observations']}" + (f"  CRASHED {st['crashed']}" if st["crashed"] else ""))
     return 0
 
 

@@ -44,3 +44,22 @@ def test_stuck_under_the_piece_that_moves_is_a_pair_observed_portuguese_clock():
     assert got == session.expected_moves or (
         bench.swapped_pair(got, session.expected_moves) == ("31", "32")
         and bench.pair_observed(got, session.expected_moves, r.observations))
+
+
+def test_an_engine_crash_is_counted_and_the_run_goes_on_portuguese(monkeypatch, capsys):
+    """A crash of the engine on one run is a miss the bench counts and shows (``CRASHED``), not the end of a
+    run of hundreds (held-out plies found one)."""
+    calls = []
+
+    def crashing(session, health):
+        calls.append(health)
+        raise KeyError(24)
+
+    monkeypatch.setattr(bench, "transcribe", crashing)
+    assert bench.main(["--midgame", "--games", "1", "--variant", "portuguese", "--kind", "dead",
+                       "--plies", "10", "--show"]) == 0
+    out = capsys.readouterr().out
+    # the dead switch's two cases (in the open, under a piece), two clock modes, two reading modes: all tried
+    assert len(calls) == 8
+    assert out.count("CRASH KeyError: 24") == 8
+    assert "dead             health games   2  exact without irregularity   0" in out and "CRASHED 2" in out
