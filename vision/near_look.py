@@ -6,9 +6,9 @@ top view, and the first band (:data:`vision.kings.BAND`, its middle rising as th
 for a white piece: on the dev seeds' still positions (11, 13, 20-29) the white men of those rows (shift under
 ``NEAR_SHIFT``) never fitted above the band's middle, while a white king fitted as low as 0.2 under it. Kings fall
 lower still on a board whose white start men fitted towards a king (:func:`vision.kings_calibration.start_bias`,
-``king_bias``): the start men carry that bias and the kings do not (their median fit fell by about 0.4 of the
-bias), so taking the whole of it off a king pushed it into the band. Where the earlier looks leave such a white
-piece "king unknown" (and no glare reaches its window: the glare look's), the second look's view (the light within
+``king_bias``): the kings do not carry that bias in full (on the boards whose bias was 0.4 or more, taking the
+whole of it off moved the kings' median fit down 0.22 and the men's 0.16). Where the earlier looks leave such a
+white piece "king unknown" (and no glare reaches its window: the glare look's), the second look's view (the light within
 the square, :mod:`vision.shading`) is judged again by a band of its own (``NEAR_BAND``: a king from the first band's
 middle, a man from 0.3 under it) with ``BIAS_KEPT`` of the board's white start bias taken off, the better model at
 least the first look's quality floor; like every look it settles a piece only on the side of the first band's
