@@ -27,6 +27,7 @@ from vision.colour import CLIPPED, AddedWhite, features
 from vision.fine_look import FineLook
 from vision.glare_look import GlareField
 from vision.kings import Look, StackReader
+from vision.near_look import NearLook
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.pose import CameraPose
 from vision.shading import FineLight
@@ -138,6 +139,7 @@ class Classifier:
         self.band_squares = band_squares  # 0: the band cue is off
         self.stacks: StackReader | None = None
         self.fine_look: FineLook | None = None
+        self.near_look: NearLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -148,6 +150,7 @@ class Classifier:
                 self._static_padded = self.stacks.padded(appearance.static.astype(np.uint8), 0).astype(bool)
             # the stack's last look at a doubtful black piece, at twice the resolution (vision.fine_look)
             self.fine_look = FineLook(maps, self.stacks, self._static_padded, appearance.fine_bias)
+            self.near_look = NearLook(self.stacks)  # a doubtful white piece on the rows nearest the camera
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
@@ -439,6 +442,7 @@ class Classifier:
         grey = self.stacks.padded(cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY), 0)
 
         lab_padded = self.stacks.padded(lab_full)
+        shaded: list = []  # the second look's view, kept for the near look
 
         def closer(doubt, glare: bool = False) -> tuple[np.ndarray, np.ndarray]:
             """The light within a square (vision.shading); with ``glare``, glare's white taken off first
@@ -455,6 +459,7 @@ class Classifier:
                 at = (slice(ys.start + b, ys.stop + b), slice(xs.start + b, xs.stop + b))
                 lab2[at] = self._classes(relit)
                 grey2[at] = cv2.cvtColor(relit, cv2.COLOR_BGR2GRAY)
+            shaded.extend([] if glare else [(lab2, grey2)])
             return lab2, grey2
 
         looks = [Look(closer)]
@@ -471,6 +476,11 @@ class Classifier:
             # row nearest the camera, fitted as a king at that resolution)
             looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
                               lambda rc: rc in black and fine.asks(rc) and not glared(rc), lambda: fine.reader))
+        near = self.near_look
+        if near is not None:  # a doubtful white piece on the rows nearest the camera: the second look's view again,
+            # judged by its own band (vision.near_look); not where glare reaches it (the glare look's)
+            looks.append(Look(lambda doubt: shaded[0], lambda rc: rc not in black and near.asks(rc) and not glared(rc),
+                              lambda: near.reader))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()

@@ -433,8 +433,8 @@ class StackReader:
             if not doubt:
                 continue
             reader = self if look.reader is None else look.reader()
-            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt, static if reader is self else None,
-                                     black)
+            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt,
+                                     static if reader.fine == self.fine else None, black)
             for (rc, c), v, q in zip(doubt, z, quality):
                 closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit already leaned to the side the new one settles
