@@ -329,6 +329,7 @@ class CommitPolicy:
         self._split = None
         if self._mask.assumed:
             self._mask_sync()
+            self._landed_before_commit()      # earlylift.py: a dead switch that read the piece before the commit
         self._counters(t)
         if legal_after is None:
             # with the board short of the legal result (a piece wrongly taken off) the game is not over
