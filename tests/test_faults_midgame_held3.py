@@ -38,3 +38,30 @@ def test_dead_under_piece_international_clock_game_19_landing_read_before_its_co
     assert _standing(r) == []
     assert _faults(r) == [(square, "dead")] == [(21, "dead")]
     assert [(f.square, bool(f.withdrawn)) for f in r.sensor_faults if f.square == 32] == [(32, True)]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_portuguese_no_clock_game_0_own_landing_read_off_then_the_reply(health):
+    """Portuguese game 0, without a clock: black's 23x14 lands on 14, 19 is taken off, and 14's switch dies 0.3 s
+    later (read as the piece lifted again), 15 ms before white lifts 6 for 6-10. The still board was read as the
+    capture taken on by its removal (19 read as the split's piece taken off and left off) and committed as the one
+    move 23x10 (`illegal-move`, `capture-removed-early`). The changes read in the game's order instead
+    (interleave.py, now tried there too): 23x14, the reply 6-10, and 14 read off begins black's 14x5."""
+    s, r, square = midgame_case("portuguese", 0, 19, "dead-under-piece", False, health, plies=22)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[17:21] == ["23x14", "6-10", "14x5", "1x10"]
+    assert _standing(r) == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_piece_international_no_clock_game_9_next_capture_takes_a_piece_that_stood(health):
+    """Game 9, without a clock: black's 21-26 lands and 26's switch dies 0.7 s later (read as lifted again);
+    white plays 33-28, then black's 26x37, its lift unseen, lands on 37 and takes 31 off. The interleaved reading
+    (21-26, 33-28, then black's next move begun by the lift of 26) now lets that next move capture a piece that
+    stood all along (31), not only one the reply put down: was position-lost."""
+    s, r, square = midgame_case("international", 9, 29, "dead-under-piece", False, health, plies=34)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[27:31] == ["21-26", "33-28", "26x37", "42x31"]
+    assert _standing(r) == []

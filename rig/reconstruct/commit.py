@@ -86,6 +86,9 @@ class CommitPolicy:
             if isinstance(plan, Explanation) and self._split.square in plan.standing:
                 self._split = None        # a captured piece taken off and left off: the mover removed it
                 plan = self._plan(self._occ)
+                if (plan is None or isinstance(plan, Explanation) and not plan.legal) \
+                        and self._interleaved(deadline, self._occ):
+                    return                # his landing read off after it and a reply played (interleave.py)
                 if plan is not None:
                     self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
                 return
