@@ -65,3 +65,19 @@ def test_dead_under_piece_international_no_clock_game_9_next_capture_takes_a_pie
     assert got == s.expected_moves
     assert got[27:31] == ["21-26", "33-28", "26x37", "42x31"]
     assert _standing(r) == []
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_1_still_board_ends_on_the_replys_landing(health):
+    """Game 1, without a clock: white's 33x31 (over 28 and 27) is cleared, then black's 14-19 shows only its
+    landing on 19 (14 stuck closed), and the board stays still for 2 s before white lifts 39. No move explains
+    that still board: it was position-lost, and nothing was read after it. 33x31 is exact without the closing on
+    19, which came on its own 0.9 s later and which a reply from a square that never opened can make: 33x31 is
+    committed and the closing begins black's turn (lastclosing.py); white's lift then reads the reply from a stuck
+    origin (13 or 14, an observation), and the moves after it show it was 14."""
+    s, r, square = midgame_case("international", 1, 11, "stuck-closed", False, health, plies=24)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[10:13] == ["33x31", "14-19", "39-33"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(14, "stuck-closed")]

@@ -73,7 +73,7 @@ class CommitPolicy:
                 plan = self._stuck_on_empty(self._occ, None) if not self._ending else None
                 if plan is not None:
                     self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
-                else:
+                elif self._ending or not self._last_closing_apart(deadline):     # lastclosing.py
                     self._lose(deadline, self._occ)
             return
         if self._clock_mode:
