@@ -81,3 +81,20 @@ def test_stuck_closed_international_no_clock_game_1_still_board_ends_on_the_repl
     assert got[10:13] == ["33x31", "14-19", "39-33"]
     assert _standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(14, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_10_last_removal_then_a_reply_from_a_stuck_origin(health):
+    """Game 10, without a clock: white's 32x21 lands and takes 27 off 0.5 s later; 11 sticks closed and black's
+    11-16 shows only its landing on 16. The removal of 27 was read as black lifting his captured piece, still
+    standing, and the landing as that piece played, 27x16 over 21 (two `capture-not-removed`, then position-lost
+    at black's 6-11 onto the stuck 11). Every move of 27 onto 16 takes 21, which still stands; with 27 taken off,
+    11-16 from a square that never opened lands there exactly: the capture is complete and 11 is stuck closed
+    (lastclosing.py ``_removal_then_stuck_reply``)."""
+    s, r, square = midgame_case("international", 10, 17, "stuck-closed", False, health, plies=26)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[16:20] == ["32x21", "11-16", "44-39", "16x27"]
+    assert _standing(r) == []
+    assert r.irregularities == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(11, "stuck-closed")]
