@@ -98,3 +98,21 @@ def test_stuck_closed_international_no_clock_game_10_last_removal_then_a_reply_f
     assert _standing(r) == []
     assert r.irregularities == []
     assert _faults(r) == [(square, "stuck-closed")] == [(11, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_16_stuck_pair_settled_when_the_other_switch_opens(health):
+    """Game 16, without a clock: 10 sticks closed under black's piece of 10-14, which shows only its landing on
+    14: 9 or 10 could be stuck (a pair the sensors cannot tell then: 9-14 is read, an observation names both), and
+    black's 4-10 then shows only the lift of 4 (read 4-9 onto the masked 9). Thirty plies later the piece on 9 is
+    lifted for 9x20 and 9's switch opens, which a stuck switch never does: the reading is taken the other way
+    (earlylift.py ``_stuck_lifted``), 10-14 and 4-10 are read, and only 10 is named (was 9-14 and 4-9, both 9
+    and 10 named stuck)."""
+    s, r, square = midgame_case("international", 16, 17, "stuck-closed", False, health, plies=50)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[16:20] == ["36-31", "10-14", "31-26", "4-10"]
+    assert got[46:48] == ["25x14", "9x20"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(10, "stuck-closed")]
+    assert [o.squares for o in r.observations if o.type == "illegal-move"] == [(9, 10), (10, 14)]

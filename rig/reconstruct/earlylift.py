@@ -141,6 +141,15 @@ class EarlyLift:
                 self._note(closed, f"square {self.variant.square_name(square)}: its switch reads again; no longer "
                                    "masked")
 
+    def _stuck_lifted(self, t: float, square: int) -> None:
+        """``square``, masked as stuck closed under a piece the game has there (a move read onto it, its landing
+        unseen), opens: a stuck switch never does. Where an open reading named it (10-14 read 9-14 with 9 or 10
+        stuck, then 4-10 read 4-9 onto the masked 9), the piece that stood there all along is being lifted (9x20,
+        30 plies later): the reading is taken the other way (:meth:`_switch_works`; the moves onto the stuck
+        square move with the fault, chainread.py), and the square, freed, shows the lift."""
+        if self._stuck_readings(square):
+            self._switch_works(t, square, "stuck-closed")
+
     def _switch_works(self, t: float, square: int, kind: str = "dead") -> None:
         """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could
         reach, or come from), reads what a working switch reads under the game of the ply read the other way:
