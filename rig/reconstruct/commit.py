@@ -73,7 +73,7 @@ class CommitPolicy:
                 plan = self._stuck_on_empty(self._occ, None) if not self._ending else None
                 if plan is not None:
                     self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
-                else:
+                elif self._ending or not self._last_closing_apart(deadline):     # lastclosing.py
                     self._lose(deadline, self._occ)
             return
         if self._clock_mode:
@@ -86,6 +86,9 @@ class CommitPolicy:
             if isinstance(plan, Explanation) and self._split.square in plan.standing:
                 self._split = None        # a captured piece taken off and left off: the mover removed it
                 plan = self._plan(self._occ)
+                if (plan is None or isinstance(plan, Explanation) and not plan.legal) \
+                        and self._interleaved(deadline, self._occ):
+                    return                # his landing read off after it and a reply played (interleave.py)
                 if plan is not None:
                     self._commit_plan(plan, deadline, f"board stable for {self.settings.stable_s:g} s")
                 return
@@ -329,6 +332,7 @@ class CommitPolicy:
         self._split = None
         if self._mask.assumed:
             self._mask_sync()
+            self._landed_before_commit()      # earlylift.py: a dead switch that read the piece before the commit
         self._counters(t)
         if legal_after is None:
             # with the board short of the legal result (a piece wrongly taken off) the game is not over

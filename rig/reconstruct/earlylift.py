@@ -119,6 +119,37 @@ class EarlyLift:
                                                 "came down after the fault was read (a piece still in the hand)")
                 return
 
+    def _landed_before_commit(self) -> None:
+        """After a commit: a square masked as a ``dead`` switch whose switch read closed, since the fault, while
+        the move that puts a piece there was not yet committed (38 lifted, black's 21 read lifted a moment later,
+        38-32 read with 32 dead; 32 closes 0.4 s after the lift, the move committed only at the press) read that
+        piece: the frame that showed it came before the game had the piece there, so it is looked at now as
+        :meth:`rig.reconstruct.faults.FaultHandling._masked_frame` looks at a frame (:meth:`_late_landing`:
+        the fault withdrawn, the square unmasked)."""
+        mask = self._mask
+        for square, on in list(mask.assumed.items()):
+            if not on or square in self._ghost_masked or not self._raw_masked.get(square) \
+                    or self._fault_kind(square) != "dead" or self._their_landing(square):
+                continue
+            fault = next(f for f in reversed(self.sensor_faults) if f.square == square and f.current)
+            closed = self._raw_moved.get(square)
+            if closed is None or closed < fault.since:
+                continue
+            self._late_landing(square, closed)
+            if self._fault_kind(square) is None:
+                mask.remove(square)
+                self._note(closed, f"square {self.variant.square_name(square)}: its switch reads again; no longer "
+                                   "masked")
+
+    def _stuck_lifted(self, t: float, square: int) -> None:
+        """``square``, masked as stuck closed under a piece the game has there (a move read onto it, its landing
+        unseen), opens: a stuck switch never does. Where an open reading named it (10-14 read 9-14 with 9 or 10
+        stuck, then 4-10 read 4-9 onto the masked 9), the piece that stood there all along is being lifted (9x20,
+        30 plies later): the reading is taken the other way (:meth:`_switch_works`; the moves onto the stuck
+        square move with the fault, chainread.py), and the square, freed, shows the lift."""
+        if self._stuck_readings(square):
+            self._switch_works(t, square, "stuck-closed")
+
     def _switch_works(self, t: float, square: int, kind: str = "dead") -> None:
         """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could
         reach, or come from), reads what a working switch reads under the game of the ply read the other way:

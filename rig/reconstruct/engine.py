@@ -47,6 +47,7 @@ from rig.reconstruct.commit import CommitPolicy
 from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.irregularities import IrregularityLog
+from rig.reconstruct.lastclosing import LastClosing
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex
 from rig.reconstruct.occupancy import Debouncer
@@ -85,7 +86,7 @@ __all__ = ["Reconstructor"]
 
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
-                    FaultHandling, Certainty):
+                    FaultHandling, LastClosing, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026

@@ -201,9 +201,9 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             was = True if prev is None else prev
             if prev != reads:                   # (and when the reading was last seen to change: recovery.py)
                 self._raw_masked[square], self._raw_moved[square] = reads, t
-            if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
-                self._stuck_opened(t, square, occupied, prev is not None)   # recovery.py: a stuck one never opens
-                continue
+            if was and not reads and self._fault_kind(square) == "stuck-closed":   # a stuck one never opens:
+                self._stuck_lifted(t, square) if on else self._stuck_opened(t, square, occupied, prev is not None)
+                continue                                            # (earlylift.py, recovery.py)
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)

@@ -16,6 +16,7 @@ switch shows once a piece stands on its square again: the next move reads it.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 from rig.board import Board
 from rig.reconstruct.matcher import Explanation, explain
@@ -71,7 +72,7 @@ class InterleavedTurns:
                     if kept & set(first.move.captured) or kept - seg.occ0 - {first.move.destination}:
                         continue          # (a square the move did not put his piece on is not his)
                     after = self._physical_after(first, frozenset(shown))
-                    for landed, caps in [(None, frozenset()), *self._own_landings(tail, kept)]:
+                    for landed, caps in [(None, frozenset()), *self._own_landings(tail, kept, seg.occ0)]:
                         now = occ | kept | caps if landed is None else (occ | kept | caps) - {landed}
                         second = explain(after, frozenset(shown), now, index=self._index(after))
                         if second is None or not second.legal or not second.exact \
@@ -93,11 +94,14 @@ class InterleavedTurns:
         return self._interleaved(self._now, occ)
 
     @staticmethod
-    def _own_landings(tail: list[SquareChange], kept: set[int]) -> list[tuple[int, frozenset[int]]]:
+    def _own_landings(tail: list[SquareChange], kept: set[int],
+                      occ0: frozenset[int] = frozenset()) -> list[tuple[int, frozenset[int]]]:
         """The landing of the mover's next move (its lift read off early, during the reply), tried last: a square
         that closed in ``tail`` after his first lift of ``kept`` and stayed closed (empty at his move, or left by
         the reply), with the pieces that move took: none, or the squares set down on in ``tail`` and lifted after
-        that lift, last (the reply's piece taken by the mover's capture)."""
+        that lift, last (the reply's piece taken by the mover's capture); then with one or two pieces that stood
+        at the turn's start (``occ0``) and were lifted last after that lift added (26x37 over 31: 21-26's
+        landing read off as its switch died, 33-28 played, then 31 taken off)."""
         lifts = [x.t for x in tail if x.up and x.square in kept]
         if not lifts:
             return []
@@ -106,7 +110,10 @@ class InterleavedTurns:
         caps = frozenset(s for s, x in last.items() if x.up and x.t > start and s not in kept
                          and any(not y.up and y.square == s for y in tail))
         landings = [s for s, x in last.items() if not x.up and x.t > start and s not in kept]
-        return [(s, c) for s in landings for c in ([frozenset(), caps] if caps else [frozenset()])]
+        bases = [frozenset(), caps] if caps else [frozenset()]
+        stood = sorted(s for s, x in last.items() if x.up and x.t > start and s in occ0 and s not in kept | caps)
+        more = [frozenset(c) for n in (1, 2) for c in combinations(stood, n)]
+        return [(s, c) for s in landings for c in bases] + [(s, c | m) for s in landings for c in bases for m in more]
 
     def _lands_next(self, board: Board, second: Explanation, kept: set[int], landed: int,
                     caps: frozenset[int]) -> bool:

@@ -140,7 +140,8 @@ class Segmenter:
             if t < until or p is not None and p < until:
                 return
         self._land_wait = None
-        self._resolve_split()
+        if not self._removal_then_stuck_reply(split, square):   # lastclosing.py
+            self._resolve_split()
 
     def _change(self, c: SquareChange) -> None:
         t, square, up = c
