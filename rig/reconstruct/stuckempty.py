@@ -29,7 +29,10 @@ on (docs/reconstruction.md, "Failing switches").
   stuck it is exactly one legal move. The capture is read again as stuckcapture.py does (the irregularities
   dismissed, the switch named, an observation), once the mover's move is over (his press, or without a clock
   the still board): a piece kept in the hand shows the same for a moment, so it is never read while the move may
-  still be under way.
+  still be under way. Without a clock, a captured piece's switch that sticks less than ``touch_s`` after its
+  removal, before the capture's next removal, reads as the opponent lifting that piece and putting it back; the
+  next removal of the same capture shows the mover still clearing it (:meth:`StuckEmpty._split_reclosed_removal`),
+  so the capture is read with that square standing and the reply's landing there reads it again.
 """
 
 from __future__ import annotations
@@ -80,6 +83,17 @@ class StuckEmpty:
         brief = {c.square for c in seg.changes if c.up and 0 <= close.t - c.t < touch and c.square != square
                  and (piece := board.piece_at(c.square)) is not None and piece[0] != mover}
         return lifted - brief == {square}
+
+    def _split_reclosed_removal(self, c: SquareChange) -> bool:
+        """The opponent's first lifted piece (``_split``) is a captured piece still standing whose square closed
+        again less than ``touch_s`` after the lift (no hand puts a piece back that fast: its switch sticking, or a
+        phantom), and ``c`` lifts another piece the same capture took: the mover is clearing his capture (FMJD 002
+        art. 3.8: he removes the pieces), the first lift was his removal too, not the opponent beginning. The
+        square still reading closed is read later (:meth:`_stuck_landing`)."""
+        split = self._split
+        at = self._seg.placed_at.get(split.square)
+        return c.up and at is not None and 0 <= at - split.t < self.settings.touch_s \
+            and self._split_is_removal(c.square)
 
     def _stuck_after_lift(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board (``occ``), but one legal move explains every

@@ -6,7 +6,10 @@
   the board shows the mover's move, a square closing where the opponent can land (a capture's landings one
   after the other), then the mover lifting again (or the capture's first removal). No player plays a piece
   from nowhere, so a legal reply onto that square whose origin never opened names the stuck switch
-  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`). A piece read taken off earlier (an
+  (:func:`stuck_origin_replies`, :meth:`UnseenReplies._stuck_reply`). The lift that shows the reply over is a
+  piece of the mover's (his next move, or a piece the reply captures): the opponent lifting one of his own is
+  his move under way, no reply over (a square closing on its own, then his lift, is a switch stuck on an empty
+  square). A piece read taken off earlier (an
   open ``gone`` reading: its switch may have died under it) that can make the reply is tried first: it explains
   the lift the stuck reading leaves unexplained (stuckcapture.py re-reads it at the reply's turn).
 - Without a clock, a switch that dies under the square the opponent's piece goes to shows the lift and no
@@ -110,6 +113,7 @@ class UnseenReplies:
         if own is not None and own.legal and own.exact:
             return False                  # the landing is the mover's own move
         placed = [x]
+        mover = self.board.turn
         moved = frozenset(last)
         found = []
         gone = None
@@ -121,6 +125,9 @@ class UnseenReplies:
             if plan is None or not plan.legal or not plan.exact or x == plan.move.destination:
                 continue
             after = self._physical_after(plan, occ_plan)
+            lifted_piece = after.piece_at(c.square)
+            if lifted_piece is None or lifted_piece[0] != mover:
+                continue                  # the lift is the opponent's own piece: no reply of his is over
             index = self._index(after)
             if any(m.origin == c.square and m.destination == x for m in index.moves):
                 continue                  # the piece lifted can land there: the piece played (a switch stuck on x)
@@ -194,7 +201,9 @@ class UnseenReplies:
         """The mover's move is over and no move explains the board, but one legal move explains every square but
         one that closed during the turn on its own, where the game has no piece, off the move's path, and has
         stayed closed ``touch_s`` or more (a neighbour phantom lasts less; no player puts a piece down from
-        nowhere): its switch stuck closed (masked from now on, empty). The move's explanation, or None."""
+        nowhere): its switch stuck closed (masked from now on, empty). A square that closed so before the turn
+        began (:meth:`_closed_before_turn`) is taken before any that closed in it: no landing comes before its
+        lift. The move's explanation, or None."""
         seg = self._seg
         if self._diode_trouble() or not seg.changes:
             return None                   # a missing diode's ghosts close empty squares too (ghostread.py)
@@ -210,6 +219,9 @@ class UnseenReplies:
                     or x == expl.move.origin:
                 continue
             found.append((x, expl, changes[0].t))
+        early = self._closed_before_turn(occ)
+        if early is not None:
+            found = [early]               # the other squares' readings land the piece before it was lifted
         if not found:
             return None
         # two squares closed, either the landing: the piece lands last (a hand puts it down, then presses), the
@@ -232,6 +244,26 @@ class UnseenReplies:
             self._open_reading([f[1] for f in found], seg.occ0, fault="stuck-closed",
                                beside=tuple(f[0] for f in found))
         return expl
+
+    def _closed_before_turn(self, occ: frozenset[int]) -> tuple[int, Explanation, float] | None:
+        """The one square reading occupied (``occ``) where the game has no piece that closed before the turn
+        began (with or after the move before it was read) and did not change in it, such that one legal move,
+        exact, explains every other square and does not pass over it: (square, the move, when it closed). A piece
+        lands after it is lifted (FMJD 002 art. 3.5), so that square is no landing of the turn's move (31-27 for
+        31-26 with 27 closed before 31 was lifted): its switch is the one stuck, whatever else closed in the turn.
+        None unless exactly one such square."""
+        seg = self._seg
+        changed = {c.square for c in seg.changes}
+        board = self.board
+        found = []
+        for x in occ - changed - self._mask.squares:
+            if board.piece_at(x) is not None:
+                continue
+            expl = self._explain(occ - {x})
+            if expl is None or not expl.legal or not expl.exact or on_path(self.variant, expl.move, x):
+                continue
+            found.append((x, expl, self._closed_once.get(x, seg.t0)))
+        return found[0] if len(found) == 1 else None
 
     def _diode_trouble(self) -> bool:
         """A missing diode is known or suspected: its ghosts, and the readings a scanner holds for them, can
