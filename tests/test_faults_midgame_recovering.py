@@ -108,3 +108,50 @@ def test_the_live_screen_names_a_recovered_switch_with_its_span_brazilian_clock(
         view.update(f)
     assert view.warnings() == [f"check square a1: switch stuck-closed from {r.sensor_faults[0].since:.1f} s to "
                                f"{r.sensor_faults[0].until:.1f} s (works again)"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_brazilian_no_clock_capture_landing_unseen(health):
+    """Brazilian game 1, ply 22, without a clock: a1 dies before white's a5xa1 lands on it; b4 and b2 come off, the
+    board stands still 4.6 s, then a1 closes (the switch works again) and black lifts e7 at once. No piece stays in
+    the hand that long: the landing came down unseen on a dead switch, which the fault records with its span; the
+    removals read before the closing prove nothing (an observation). Was: `capture-removed-early` accepted."""
+    s, r, square = midgame_case("brazilian", 1, 22, "dead-recovering-2", False, health, plies=28)
+    assert square == 29
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    until = _recovered(r, square, "dead")
+    assert 129.6 < until < 129.7
+    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (17, 25))]
+
+
+def _capture_closing_after(pause: float) -> Reconstructor:
+    """International, without a clock: white's capture lifted, its captured piece taken off, the landing square
+    closing ``pause`` seconds later (the board still in between), then black's reply."""
+    from tests.reconstruct_helpers import line_to_capture
+    from tests.session_builder import SessionBuilder, play_line, run
+
+    b = play_line(SessionBuilder("international"), line_to_capture("international"), clock=False)
+    cap = b.board.legal_moves[0]
+    b.lift(cap.origin).remove(cap.captured[0]).place(cap.destination, pause, piece="w")
+    b.board.push(cap)
+    b.play(b.board.legal_moves[0])
+    return run(b)
+
+
+def test_capture_removed_early_still_raised_international_no_clock():
+    """The same removal before the landing, the landing 1.5 s after it (under ``stable_s``: a piece still in the
+    hand): the early removal stands, no fault is read."""
+    r = _capture_closing_after(1.5)
+    assert [i.type for i in r.irregularities] == ["capture-removed-early"]
+    assert r.sensor_faults == []
+
+
+def test_capture_landing_closing_after_a_still_board_international_no_clock():
+    """The landing 3 s after the removal, the board still meanwhile: the landing was unseen (a dead switch that came
+    back), a fault with its span and an observation, no irregularity."""
+    r = _capture_closing_after(3.0)
+    assert _standing(r) == []
+    assert [(f.kind, f.withdrawn) for f in r.sensor_faults] == [("dead", "")]
+    assert r.sensor_faults[0].until is not None
+    assert [o.type for o in r.observations] == ["capture-removed-early"]

@@ -21,7 +21,14 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
   irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
   at the opening;
-- the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same.
+- the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same;
+- ``dead`` under a capture's landing, never named: without a clock, the capturing piece lifted and every captured
+  piece taken off, the board stands still ``stable_s`` or longer and only then the landing square closes. No piece
+  stays in the hand that long (the still board ends a move, commit.py): the piece came down unseen, on a switch
+  that was dead and works again at that closing. The fault is recorded over that span (from the still board's
+  end to the closing), and the removals read before the landing prove nothing: an observation, never
+  ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
+  change is a landing still in the hand: an early removal stands.
 
 :class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
@@ -32,8 +39,10 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from rig.board import Board
+from rig.move import Move
 from rig.reconstruct.chainread import reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.outputs import SensorFault
 from rig.reconstruct.state import Segment, snap
 from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
 
@@ -69,6 +78,30 @@ class SwitchRecovery:
                 fault = self.sensor_faults[i] = replace(f, until=t)
                 self._emit(fault)
                 break
+
+    def _landing_recovered(self, move: Move, seg: Segment) -> float | None:
+        """Without a clock, ``move`` (a capture committed from ``seg``) landing on a square that closed only after
+        the board had stood still ``stable_s`` or longer, the piece lifted and every captured piece taken off:
+        the landing came down unseen on a dead switch that works again at that closing (module docstring). The
+        fault is recorded with its span; the closing's time (the landing's, unknown before it), else None."""
+        dest = move.destination
+        if self._clock_mode or not move.captured or move.origin == dest or dest in self._mask:
+            return None
+        final = seg.placed_at.get(dest)
+        if final is None or move.origin not in seg.lifted_at \
+                or not all(seg.lifted_at.get(s, final) < final for s in move.captured):
+            return None
+        last = max((c.t for c in seg.changes if c.t < final), default=None)
+        stable = self.settings.stable_s
+        if last is None or final - last <= stable:
+            return None
+        name = self.variant.square_name(dest)
+        fault = SensorFault(dest, "dead", last + stable, f"closed {final - last:.1f} s after the board stood still, "
+                            "the captured pieces off: the landing came down unseen", until=final)
+        self.sensor_faults.append(fault)
+        self._emit(fault)
+        self._note(final, f"square {name}: switch dead under the landing, works again")
+        return final
 
     def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
         """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
