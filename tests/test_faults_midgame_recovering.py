@@ -155,3 +155,43 @@ def test_capture_landing_closing_after_a_still_board_international_no_clock():
     assert [(f.kind, f.withdrawn) for f in r.sensor_faults] == [("dead", "")]
     assert r.sensor_faults[0].until is not None
     assert [o.type for o in r.observations] == ["capture-removed-early"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_set_down_dismissed_when_read_again(health):
+    """International game 5, ply 10, without a clock: 30 dies before white's 34-30 lands on it, read 34-29 (29 named
+    dead, an observation names both). 30 works again while black plays 7-12: its closing reads as black's piece set
+    down on 30, then white's 30-25 lifts it, and black's move reads `piece-moved-after-release`. White's 30-25 then
+    re-reads 34-29 as 34-30: a piece stood on 30 all black's turn, none can be set down there: dismissed."""
+    s, r, square = midgame_case("international", 5, 10, "dead-recovering-2", False, health, plies=16)
+    assert square == 30
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [
+        ("piece-moved-after-release", (30,), "dismissed")]
+    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(30, "dead", "")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_no_release_on_a_square_read_again_occupied(health):
+    """International game 12, ply 28, without a clock: 31-27 lands on a dead 27, read 31-26. 27 works again under
+    white's piece before black's 22x31 takes it: black's turn shows 27 closing then opening (the removal), and the
+    commit re-reads 31-26 as 31-27. On the board read again a piece stood on 27: no `piece-moved-after-release`."""
+    s, r, square = midgame_case("international", 12, 28, "dead-recovering-2", False, health, plies=34)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_clock_no_release_where_the_reply_landed(health):
+    """International game 21, ply 10, with a clock: 31-26 lands on a dead 26, read 31-27 (27 named dead). 26 closes
+    during black's 22-27 (works again) and the press re-reads 31-26; 27, unmasked, shows black's piece only in
+    white's next turn, as a piece set down there before 32x21 takes it. A piece stood on 27 when that turn began:
+    no `piece-moved-after-release` (was: raised and accepted)."""
+    s, r, square = midgame_case("international", 21, 10, "dead-recovering-2", True, health, plies=16)
+    assert square == 26
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)

@@ -145,7 +145,10 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         if touched_opp:
             found += ctx.flag("opponent-piece-touched", touched_opp,
                               "lifted and put back: " + ", ".join(name(s) for s in touched_opp))
-    stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
+    # a piece cannot be set down where one stands: a closing there is its switch (one that works again, read
+    # before an earlier move was re-read onto that square), never a release
+    stray = sorted(s for s in seg.landings if s not in move.path and board.piece_at(s) is None) \
+        if seg.landings else ()
     if stray:
         found += release_findings(ctx, seg, stray, move, max(settings.release_s, settings.touch_s), name)
     if move.captured:

@@ -28,7 +28,11 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   that was dead and works again at that closing. The fault is recorded over that span (from the still board's
   end to the closing), and the removals read before the landing prove nothing: an observation, never
   ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
-  change is a landing still in the hand: an early removal stands.
+  change is a landing still in the hand: an early removal stands;
+- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it during
+  the next turn, read as a piece set down there (``piece-moved-after-release``) before the moves are read again
+  with the piece on that square. A piece cannot be set down where one stands: once read again, that
+  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py).
 
 :class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
@@ -42,8 +46,8 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
-from rig.reconstruct.outputs import SensorFault
-from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.outputs import DISMISSED, SensorFault
+from rig.reconstruct.state import Ply, Segment, snap
 from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
 
 __all__ = ["PendingOpening", "SwitchRecovery"]
@@ -102,6 +106,22 @@ class SwitchRecovery:
         self._emit(fault)
         self._note(final, f"square {name}: switch dead under the landing, works again")
         return final
+
+    def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
+        """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
+        ``piece-moved-after-release`` of an old ply naming only squares where, read again, a piece stood when that
+        turn began was no release (a piece cannot be set down where one stands): the closing was the switch under
+        that piece (a dead one working again): dismissed (module docstring)."""
+        new = self._plies[len(self._plies) - len(old):]
+        for before, after in zip(old, new):
+            for i in before.irregularities:
+                irr = self.irregularities[i]
+                if irr.type != "piece-moved-after-release" or irr.status == DISMISSED or not irr.squares \
+                        or any(after.board_before.piece_at(s) is None for s in irr.squares):
+                    continue
+                where = ", ".join(self.variant.square_name(s) for s in irr.squares)
+                self._set_status(i, DISMISSED, t, f"read again, a piece stood on {where}: its switch closing under "
+                                                  "it was no piece set down")
 
     def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
         """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
