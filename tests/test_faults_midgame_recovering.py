@@ -195,3 +195,53 @@ def test_dead_recovering_international_clock_no_release_where_the_reply_landed(h
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert _standing(r) == []
     assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("index, ply, stuck, other, plies", [(11, 10, 37, 36, 16), (17, 22, 37, 36, 28)])
+def test_stuck_closed_recovering_international_clock_other_square_opens_in_the_reply(health, index, ply, stuck,
+                                                                                     other, plies):
+    """International, with a clock: 37-31 leaves a 37 stuck closed, read 36-31 (36 named stuck, an observation names
+    both). 37 frees itself while black plays: read the way taken, white's piece on 37 lifted in black's turn (black's
+    move then read onto the masked 36: `illegal-move`, then `position-lost`). The next change is black's landing,
+    which no move of a piece from 37 makes: the switch under 37 was the stuck one; 36-31 is read again as 37-31, the
+    fault moves to 37 and ends at its opening."""
+    s, r, square = midgame_case("international", index, ply, "stuck-closed-recovering-2", True, health, plies=plies)
+    assert square == stuck
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    until = _recovered(r, stuck, "stuck-closed")
+    read = [m for m in r.moves if not m.withdrawn]
+    assert read[ply].t < until < read[ply + 1].t     # it opened during black's reply
+    assert other not in r._mask
+    assert any(f"{stuck} opened" in o.why for o in r.observations)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_clock_other_square_opens_before_a_wrong_piece_read(health):
+    """International game 21, ply 16, with a clock: 40-34 read 39-34 (39 named stuck). 40 frees itself before black's
+    20-24, whose landing no move of a piece from 40 makes: 40-34 is read again, the fault moves to 40 and ends at
+    its opening (was: white's piece on 40 read lifted, then `wrong-piece-removed` and `illegal-move`)."""
+    s, r, square = midgame_case("international", 21, 16, "stuck-closed-recovering-2", True, health, plies=22)
+    assert square == 40
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    _recovered(r, 40, "stuck-closed")
+
+
+def test_other_square_of_a_stuck_reading_lifted_international_clock():
+    """The held opening is a lift when the next change is a square that square's piece reaches: white's 36-31 with
+    36 stuck closed reads 36-31 or 37-31 (36 named stuck, an observation); after black's reply white lifts 37 and
+    puts it on 32, which 37-32 reaches: the lift is shown (dated before the landing), 37-32 read, 36 stays stuck."""
+    from tests.session_builder import SessionBuilder, run
+
+    b = SessionBuilder("international", fen="W:W36,37,46:B3,4")
+    b.place(31, 1.1, piece="w")           # 36's switch stuck closed: it never reads the lift
+    b.board.push(b.board.parse_move("36-31"))
+    b.press("white")
+    for text, side in (("3-8", "black"), ("37-32", "white"), ("8-12", "black")):
+        b.move(text).press(side)
+    r = run(b)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == ["36-31", "3-8", "37-32", "8-12"]
+    assert r.irregularities == []
+    assert [(f.square, f.kind, f.until) for f in r.sensor_faults] == [(36, "stuck-closed", None)]

@@ -119,7 +119,7 @@ class EarlyLift:
                                                 "came down after the fault was read (a piece still in the hand)")
                 return
 
-    def _switch_works(self, t: float, square: int, kind: str = "dead") -> None:
+    def _switch_works(self, t: float, square: int, kind: str = "dead", why: str | None = None) -> None:
         """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could
         reach, or come from), reads what a working switch reads under the game of the ply read the other way:
         the switch works, so the reading was wrong. When exactly one way of reading the plies (each staying
@@ -133,7 +133,9 @@ class EarlyLift:
         - ``stuck-closed`` (read under an origin): it opens, which a stuck switch never does, so the piece read
           to have left it stands there and is being lifted now; the way read leaves a piece on ``square`` and
           changes that ply (45-40 read 44-40 with 44 or 45 stuck; 44 opening under white's 44-39 four plies
-          later). Not bounded by ``REREAD_FAULT_PLIES``: the opening tells whenever it comes."""
+          later). Not bounded by ``REREAD_FAULT_PLIES``: the opening tells whenever it comes.
+
+        ``why``: the observation's reason, when another square's reading told (recovery.py)."""
         plies, split = self._plies, self._split
         if self._held is not None or not plies:
             return
@@ -188,10 +190,10 @@ class EarlyLift:
             if found is None:
                 return
         if kind == "dead":
-            why = f"the switch of {name(square)} closed under the piece the game had there: it works, the piece " \
-                  "went to the other square"
+            why = why or f"the switch of {name(square)} closed under the piece the game had there: it works, the " \
+                         "piece went to the other square"
         else:
-            why = f"the switch of {name(square)} opened: it is not stuck, the piece came from the other square"
+            why = why or f"the switch of {name(square)} opened: it is not stuck, the piece came from the other square"
             used = set(map(id, readings))
             self._stale_stuck = [r for r in self._stale_stuck if id(r) not in used]
             self._open_readings = list(readings) + [r for r in self._open_readings if id(r) not in used]

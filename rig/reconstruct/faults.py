@@ -193,6 +193,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         mask = self._mask
         if self._opening is not None:
             self._settle_opening(t, occupied)       # recovery.py: a lift or a recovery
+        if self._opening is None and self._open_readings:
+            self._twin_opened(t, occupied)          # recovery.py: the other square of a stuck reading opened
         for square, on in list(mask.assumed.items()):
             if square in self._ghost_masked:
                 continue

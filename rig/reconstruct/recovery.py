@@ -14,6 +14,12 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   that piece captures or lands where the board changes next (a capture's removal: a landing of the turn under way
   that takes it; a lift: the next square that closes is on its path); anything else next (another piece lifted,
   a landing that piece cannot make) is the switch recovered. With no open reading, it recovered at once;
+- ``stuck-closed``, the *other* square of such a reading opening (36-31 read for 37-31, 36 masked stuck; 37, read
+  as white's piece, opens during black's reply): the lift of the piece the reading taken leaves there, or, read the
+  other way, that square's stuck switch freeing itself. The opening is held (the square masked as the game has it)
+  and the next change of another square tells: a landing (or pass, or capture) a legal move of that piece makes is
+  its lift (shown, dated just before that change); anything else (black's own landing) is the switch that was stuck
+  there working again: the moves are read the other way (the fault moves there) and it recovered at the opening;
 - ``stuck-closed`` under a piece a capture took (its removal unseen: read ``capture-not-removed``, an open reading
   of stuckcapture.py): the square opens later on its own, in a turn whose changes are otherwise one legal move,
   while every turn since the capture reads as one legal move with that piece removed. A piece left standing
@@ -60,6 +66,7 @@ class PendingOpening(NamedTuple):
     square: int
     t: float
     before: frozenset[int]
+    twin: int | None = None     # an unmasked square's opening, held: the masked stuck square of the reading taken
 
 
 class SwitchRecovery:
@@ -137,12 +144,78 @@ class SwitchRecovery:
             return
         self._opening = PendingOpening(square, t, occupied)
 
+    def _twin_opened(self, t: float, occupied: frozenset[int]) -> None:
+        """An unmasked square read closed opens, the other square of an open reading that named a masked switch
+        stuck closed (36-31 read for 37-31, 36 stuck; 37 opens): the lift of the piece the reading taken leaves
+        there, or, read the other way, that square's stuck switch freeing itself. The opening is held (masked as
+        the game has it) until the next change tells (module docstring)."""
+        plies = self._plies
+        for r in self._open_readings:
+            if r.fault != "stuck-closed" or r.standing or r.ply >= len(plies) or (played := plies[r.ply].move) is None:
+                continue
+            stuck = r.fault_at(played)
+            if stuck not in self._mask or self._fault_kind(stuck) != "stuck-closed":
+                continue
+            for m in r.moves:
+                square = r.fault_at(m)
+                if m.key == played.key or square in self._mask or square in occupied or square not in self._occ \
+                        or self.board.piece_at(square) is None:
+                    continue
+                self._mask_square(square, True)
+                self._opening = PendingOpening(square, t, occupied, stuck)
+                return
+
+    def _settle_twin(self, t: float, occupied: frozenset[int]) -> None:
+        """A held opening of :meth:`_twin_opened`: closed again, nothing happened; the next change of another square
+        a landing (or pass) of that square's piece: it was lifted (the lift shown, dated before that change);
+        anything else: the moves are read the other way (earlylift.py ``_switch_works``), the fault moves to
+        that square and its switch works again from the opening."""
+        pending = self._opening
+        assert pending is not None and pending.twin is not None
+        square = pending.square
+        if square in occupied or square not in self._mask or self._fault_kind(square) is not None:
+            self._opening = None
+            if square in self._mask and self._fault_kind(square) is None:
+                self._mask.remove(square)
+            return
+        masked = self._mask.squares
+        on = (occupied - pending.before) - masked
+        if not on and not (pending.before - occupied) - masked:
+            return
+        self._opening = None
+        if not self._piece_lands(square, on, (pending.before - occupied) - masked):
+            name = self.variant.square_name
+            self._switch_works(t, pending.twin, "stuck-closed",      # earlylift.py: read the other way
+                               f"{name(square)} opened and the board went on without a move of a piece from it: its "
+                               f"switch was the stuck one (it works again), the piece came from {name(square)}")
+            if self._fault_kind(square) == "stuck-closed":
+                self._recovered(pending.t, square, "its switch opened and the board went on without a piece "
+                                                   "there: it was stuck, and works again")
+                return
+        if square in self._mask and self._fault_kind(square) is None:
+            self._mask.remove(square)
+            self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before this change
+
+    def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
+        """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
+        of ``on``, or capturing one of ``off``."""
+        piece = self.board.piece_at(square)
+        if piece is None:
+            return False
+        board: Board = snap(self.board)
+        board.turn = piece[0]
+        return any(m.origin == square and (set(m.path[1:]) & on or set(m.captured) & off)
+                   for m in self._index(snap(board)).moves)
+
     def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
         """A frame while a stuck square's opening is pending: the first change of another (unmasked) square tells
         a lift (a square the piece's legal move lands on or passes, with the reading taken the other way) from a
         recovery (anything else)."""
         pending = self._opening
         assert pending is not None
+        if pending.twin is not None:
+            self._settle_twin(t, occupied)
+            return
         square = pending.square
         if square not in self._mask or square in occupied:
             self._opening = None          # moved by a re-read, or closed again: as before, masked
