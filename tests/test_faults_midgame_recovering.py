@@ -245,3 +245,20 @@ def test_other_square_of_a_stuck_reading_lifted_international_clock():
     assert [m.move_text for m in r.moves if not m.withdrawn] == ["36-31", "3-8", "37-32", "8-12"]
     assert r.irregularities == []
     assert [(f.square, f.kind, f.until) for f in r.sensor_faults] == [(36, "stuck-closed", None)]
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("clock", [True, False])
+def test_dead_recovering_international_closing_with_no_piece_lifted_to_reach_it(health, clock):
+    """International game 14, ply 22, with and without a clock: 43-38 lands on a dead 38, read right (an observation
+    names 38 and 39). Eight plies later 38 works again under that piece, during black's 12x21, whose lifted piece
+    cannot reach 38. Taken as "the switch works, the piece went to 39", it re-read seven moves and left black's
+    turn unexplained (`illegal-move` or `position-lost`). Read the other way the closing must be a landing, and no
+    piece lifted in the turn (nor the opponent's, pending) has a move onto 38: the switch recovered, nothing is read
+    again."""
+    s, r, square = midgame_case("international", 14, 22, "dead-recovering-8", clock, health, plies=34)
+    assert square == 38
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert not any(m.withdrawn for m in r.moves)
+    assert _standing(r) == []
+    _recovered(r, 38, "dead")

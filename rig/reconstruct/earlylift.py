@@ -153,13 +153,14 @@ class EarlyLift:
             readings = fits = self._stuck_readings(square)
         if not fits:
             return
-        lifted = split.square if split is not None else None
+        # the closing, read the other way, is a landing: of the opponent's piece lifted (a pending split), else of
+        # a piece the mover lifted in this turn (none lifted: the switch under the piece read there works again)
+        lifted = {split.square} if split is not None else {c.square for c in self._seg.changes if c.up}
 
         def accept(board: Board, cur: frozenset[int]) -> bool | None:
             if kind != "dead":
                 return True if square in cur else None
-            if square in cur or lifted is not None and not any(
-                    m.origin == lifted and square in m.path[1:] for m in self._index(board).moves):
+            if square in cur or not any(m.origin in lifted and square in m.path[1:] for m in self._index(board).moves):
                 return None
             return True
 
