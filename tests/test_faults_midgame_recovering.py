@@ -262,3 +262,17 @@ def test_dead_recovering_international_closing_with_no_piece_lifted_to_reach_it(
     assert not any(m.withdrawn for m in r.moves)
     assert _standing(r) == []
     _recovered(r, 38, "dead")
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_clock_late_closing_not_a_piece_in_the_hand(health):
+    """International game 6, ply 16, with a clock: 31-26 lands on a dead 26, read 31-27 (27 named dead). 26 works
+    again 5 s after white's press, during black's 21-27. Read as white's piece still in the hand coming down late,
+    it withdrew the fault on 27 and left 27's reading stale: white's next 43-38 read `illegal-move`. No piece stays
+    in the hand ``stable_s`` past its lift: not a late landing; the moves after it show 31-26, and the fault moves to
+    26 and stands."""
+    s, r, square = midgame_case("international", 6, 16, "dead-recovering-2", True, health, plies=22)
+    assert square == 26
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(26, "dead", "")]

@@ -242,7 +242,8 @@ class EarlyLift:
         alts = [m for m in reading.moves if m.destination == square and m.key != played.key]
         index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
                       and f.kind == "dead" and f.current), None)
-        if len(alts) != 1 or index is None or square in seg.occ0:
+        if len(alts) != 1 or index is None or square in seg.occ0 \
+                or seg.changes[down].t - self.sensor_faults[index].since >= self.settings.stable_s:
             return None
         alone = reading._replace(moves=tuple(alts), fault=None, beside=())
         head = Segment(seg.t0, (reading.occ0 - {played.origin}) | {square}, pieces=seg.pieces)
