@@ -276,3 +276,17 @@ def test_dead_recovering_international_clock_late_closing_not_a_piece_in_the_han
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert _standing(r) == []
     assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(26, "dead", "")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_reply_lands_on_the_square_the_pending_move_left(health):
+    """International game 23, ply 16, without a clock: 36x27 lands on a dead 27 (named, masked). Six plies later
+    white plays 27-22 off it (unseen) and black's 18x27 lands there just as the switch works again, while white's
+    move is still pending (black's lift read, not yet committed). Taken as the switch closing under white's piece,
+    the landing was swallowed: black's move read 19x28 then `illegal-move`, `own-piece-removed`,
+    `capture-removed-early`. The pending move leaves 27: the closing is black's landing, read as his change."""
+    s, r, square = midgame_case("international", 23, 16, "dead-recovering-8", False, health, plies=30)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    _recovered(r, 27, "dead")

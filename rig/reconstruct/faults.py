@@ -206,6 +206,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             if was and not reads and not on and self._fault_kind(square) == "stuck-closed":
                 self._stuck_opened(t, square, occupied, prev is not None)   # recovery.py: a stuck one never opens
                 continue
+            if reads and on and self._landing_after_vacated(t, square):
+                continue                        # recovery.py: the pending move left it, a piece lands there
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)

@@ -38,7 +38,11 @@ its switch says). No move is re-read for it: the recovery contradicts none.
 - ``dead`` under a piece an open reading put on the other square: the switch working again closes under it during
   the next turn, read as a piece set down there (``piece-moved-after-release``) before the moves are read again
   with the piece on that square. A piece cannot be set down where one stands: once read again, that
-  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py).
+  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py);
+- ``dead`` under the piece of a move not yet committed (the opponent's first lift read: a split) that leaves the
+  square: its closing is no piece of the game's (that one left) but the opponent's landing there, on a switch that
+  works again: unmasked as the move leaves it, so the closing is read as his change (27-22 played off a dead 27,
+  black's 18x27 lands there).
 
 :class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
@@ -129,6 +133,23 @@ class SwitchRecovery:
                 where = ", ".join(self.variant.square_name(s) for s in irr.squares)
                 self._set_status(i, DISMISSED, t, f"read again, a piece stood on {where}: its switch closing under "
                                                   "it was no piece set down")
+
+    def _landing_after_vacated(self, t: float, square: int) -> bool:
+        """``square``, masked ``dead`` under the piece of the mover's move still pending (the opponent's first lift
+        read, the move not yet committed: a split) that leaves it, reads closed: not that piece (it left), but
+        the opponent's landing there on a switch that works again. Unmasked as the pending move leaves it, so
+        the closing is read as a change of the opponent's turn (module docstring)."""
+        split = self._split
+        if split is None or not isinstance(split.plan, Explanation) or self._fault_kind(square) != "dead":
+            return False
+        move = split.plan.move
+        if square == move.destination or square != move.origin and square not in move.captured:
+            return False
+        self._set_reading(square, False)
+        self._split = split._replace(occ=split.occ - {square})     # the opponent's turn starts with it empty
+        self._recovered(t, square, f"its switch closed after {move.text(name=self.variant.square_name)}, pending, "
+                                   "left it: a piece landing on a switch that works again")
+        return True
 
     def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
         """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
