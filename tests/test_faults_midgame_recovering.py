@@ -290,3 +290,17 @@ def test_dead_recovering_international_no_clock_reply_lands_on_the_square_the_pe
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert _standing(r) == []
     _recovered(r, 27, "dead")
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_no_clock_other_square_opens_while_the_move_pends(health):
+    """International game 9, ply 28, without a clock: 33-28 leaves a 33 stuck closed, read 32-28 (32 stuck); white's
+    move is still pending (black's 26x37 lifted, not yet committed) when 33 frees itself, just after 37 closes. Taken
+    as white beginning his next move, black's capture read `capture-not-removed`, then `illegal-move`,
+    `own-piece-removed`... The next change, black taking 31 off, is no move of a piece from 33: the pending move is
+    read 33-28, the fault moves to 33 and ends at its opening."""
+    s, r, square = midgame_case("international", 9, 28, "stuck-closed-recovering-2", False, health, plies=34)
+    assert square == 33
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert 166.4 < _recovered(r, 33, "stuck-closed") < 166.6

@@ -19,7 +19,8 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   other way, that square's stuck switch freeing itself. The opening is held (the square masked as the game has it)
   and the next change of another square tells: a landing (or pass, or capture) a legal move of that piece makes is
   its lift (shown, dated just before that change); anything else (black's own landing) is the switch that was stuck
-  there working again: the moves are read the other way (the fault moves there) and it recovered at the opening;
+  there working again: the moves are read the other way (the fault moves there; a move still pending, the
+  opponent's first lift read, is taken the other way) and it recovered at the opening;
 - ``stuck-closed`` under a piece a capture took (its removal unseen: read ``capture-not-removed``, an open reading
   of stuckcapture.py): the square opens later on its own, in a turn whose changes are otherwise one legal move,
   while every turn since the capture reads as one legal move with that piece removed. A piece left standing
@@ -171,8 +172,15 @@ class SwitchRecovery:
         there, or, read the other way, that square's stuck switch freeing itself. The opening is held (masked as
         the game has it) until the next change tells (module docstring)."""
         plies = self._plies
+        split = self._split
         for r in self._open_readings:
-            if r.fault != "stuck-closed" or r.standing or r.ply >= len(plies) or (played := plies[r.ply].move) is None:
+            if r.fault != "stuck-closed" or r.standing or r.ply > len(plies):
+                continue
+            if r.ply < len(plies):
+                played = plies[r.ply].move
+            else:                   # the turn under way, its move pending (the opponent's first lift read)
+                played = split.plan.move if split is not None and isinstance(split.plan, Explanation) else None
+            if played is None or all(m.key != played.key for m in r.moves):
                 continue
             stuck = r.fault_at(played)
             if stuck not in self._mask or self._fault_kind(stuck) != "stuck-closed":
@@ -204,6 +212,9 @@ class SwitchRecovery:
         if not on and not (pending.before - occupied) - masked:
             return
         self._opening = None
+        if not self._piece_lands(square, on, (pending.before - occupied) - masked) \
+                and self._pending_other_way(t, pending.t, pending.twin, square):
+            return
         if not self._piece_lands(square, on, (pending.before - occupied) - masked):
             name = self.variant.square_name
             self._switch_works(t, pending.twin, "stuck-closed",      # earlylift.py: read the other way
@@ -216,6 +227,31 @@ class SwitchRecovery:
         if square in self._mask and self._fault_kind(square) is None:
             self._mask.remove(square)
             self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before this change
+
+    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int) -> bool:
+        """:meth:`_settle_twin`'s reading the other way when the reading is of the move still pending (a split):
+        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``).
+        False when the reading is of a committed ply (nothing done)."""
+        split, n = self._split, len(self._plies)
+        reading = next((r for r in self._open_readings if r.ply == n and r.fault == "stuck-closed"), None)
+        if split is None or reading is None or not isinstance(split.plan, Explanation):
+            return False
+        plan = split.plan.move
+        other = next((m for m in reading.moves if m.key != plan.key and reading.fault_at(m) == square), None)
+        if other is None or reading.fault_at(plan) != stuck:
+            return False
+        self._open_readings = [r for r in self._open_readings if r is not reading]
+        self._split = split._replace(plan=Explanation(other, True, None), occ=(split.occ - {square}) | {stuck})
+        self._move_fault(t, "stuck-closed", stuck, square)          # chainread.py
+        name = self.variant.square_name
+        self._recovered(opened, square, "its switch opened and the board went on without a "
+                                                                "piece there: it was stuck, and works again")
+        white = self.board.turn
+        self._observe("illegal-move", t, (other.origin, other.destination),
+                      f"{plan.text(name=name)} re-read as {other.text(name=name)}", white, self._number,
+                      f"a masked square left two moves possible; {name(square)} opened and the board went on without "
+                      f"a move of a piece from it: its switch was the stuck one (it works again)")
+        return True
 
     def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
         """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
