@@ -304,3 +304,17 @@ def test_stuck_closed_recovering_international_no_clock_other_square_opens_while
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert _standing(r) == []
     assert 166.4 < _recovered(r, 33, "stuck-closed") < 166.6
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
+    """International game 4, ply 22, without a clock: 36-31 with 36 stuck, read right (an observation names 36 and
+    37). Eight plies on, white lifts his piece on 37 for 37x28: the opening is held, 28 closes (37x28 reaches it):
+    a lift, shown. The lift shown is one opening, not a second to hold (was: held again, then black's next lift read
+    as the switch under 37 freed, sixteen plies re-read with 37-31)."""
+    s, r, square = midgame_case("international", 4, 22, "stuck-closed-recovering-2", False, health, plies=42)
+    assert square == 36
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert not any(m.withdrawn for m in r.moves)
+    assert _standing(r) == []
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]

@@ -187,8 +187,9 @@ class SwitchRecovery:
                 continue
             for m in r.moves:
                 square = r.fault_at(m)
-                if m.key == played.key or square in self._mask or square in occupied or square not in self._occ \
-                        or self.board.piece_at(square) is None:
+                raw = self._deb.raw       # the last frame read: the square opens in this one
+                if m.key == played.key or square in self._mask or square in occupied or raw is None \
+                        or square not in raw or self.board.piece_at(square) is None:
                     continue
                 self._mask_square(square, True)
                 self._opening = PendingOpening(square, t, occupied, stuck)
