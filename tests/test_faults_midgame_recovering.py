@@ -108,3 +108,213 @@ def test_the_live_screen_names_a_recovered_switch_with_its_span_brazilian_clock(
         view.update(f)
     assert view.warnings() == [f"check square a1: switch stuck-closed from {r.sensor_faults[0].since:.1f} s to "
                                f"{r.sensor_faults[0].until:.1f} s (works again)"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_brazilian_no_clock_capture_landing_unseen(health):
+    """Brazilian game 1, ply 22, without a clock: a1 dies before white's a5xa1 lands on it; b4 and b2 come off, the
+    board stands still 4.6 s, then a1 closes (the switch works again) and black lifts e7 at once. No piece stays in
+    the hand that long: the landing came down unseen on a dead switch, which the fault records with its span; the
+    removals read before the closing prove nothing (an observation). Was: `capture-removed-early` accepted."""
+    s, r, square = midgame_case("brazilian", 1, 22, "dead-recovering-2", False, health, plies=28)
+    assert square == 29
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    until = _recovered(r, square, "dead")
+    assert 129.6 < until < 129.7
+    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (17, 25))]
+
+
+def _capture_closing_after(pause: float) -> Reconstructor:
+    """International, without a clock: white's capture lifted, its captured piece taken off, the landing square
+    closing ``pause`` seconds later (the board still in between), then black's reply."""
+    from tests.reconstruct_helpers import line_to_capture
+    from tests.session_builder import SessionBuilder, play_line, run
+
+    b = play_line(SessionBuilder("international"), line_to_capture("international"), clock=False)
+    cap = b.board.legal_moves[0]
+    b.lift(cap.origin).remove(cap.captured[0]).place(cap.destination, pause, piece="w")
+    b.board.push(cap)
+    b.play(b.board.legal_moves[0])
+    return run(b)
+
+
+def test_capture_removed_early_still_raised_international_no_clock():
+    """The same removal before the landing, the landing 1.5 s after it (under ``stable_s``: a piece still in the
+    hand): the early removal stands, no fault is read."""
+    r = _capture_closing_after(1.5)
+    assert [i.type for i in r.irregularities] == ["capture-removed-early"]
+    assert r.sensor_faults == []
+
+
+def test_capture_landing_closing_after_a_still_board_international_no_clock():
+    """The landing 3 s after the removal, the board still meanwhile: the landing was unseen (a dead switch that came
+    back), a fault with its span and an observation, no irregularity."""
+    r = _capture_closing_after(3.0)
+    assert _standing(r) == []
+    assert [(f.kind, f.withdrawn) for f in r.sensor_faults] == [("dead", "")]
+    assert r.sensor_faults[0].until is not None
+    assert [o.type for o in r.observations] == ["capture-removed-early"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_set_down_dismissed_when_read_again(health):
+    """International game 5, ply 10, without a clock: 30 dies before white's 34-30 lands on it, read 34-29 (29 named
+    dead, an observation names both). 30 works again while black plays 7-12: its closing reads as black's piece set
+    down on 30, then white's 30-25 lifts it, and black's move reads `piece-moved-after-release`. White's 30-25 then
+    re-reads 34-29 as 34-30: a piece stood on 30 all black's turn, none can be set down there: dismissed."""
+    s, r, square = midgame_case("international", 5, 10, "dead-recovering-2", False, health, plies=16)
+    assert square == 30
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [
+        ("piece-moved-after-release", (30,), "dismissed")]
+    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(30, "dead", "")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_no_release_on_a_square_read_again_occupied(health):
+    """International game 12, ply 28, without a clock: 31-27 lands on a dead 27, read 31-26. 27 works again under
+    white's piece before black's 22x31 takes it: black's turn shows 27 closing then opening (the removal), and the
+    commit re-reads 31-26 as 31-27. On the board read again a piece stood on 27: no `piece-moved-after-release`."""
+    s, r, square = midgame_case("international", 12, 28, "dead-recovering-2", False, health, plies=34)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_clock_no_release_where_the_reply_landed(health):
+    """International game 21, ply 10, with a clock: 31-26 lands on a dead 26, read 31-27 (27 named dead). 26 closes
+    during black's 22-27 (works again) and the press re-reads 31-26; 27, unmasked, shows black's piece only in
+    white's next turn, as a piece set down there before 32x21 takes it. A piece stood on 27 when that turn began:
+    no `piece-moved-after-release` (was: raised and accepted)."""
+    s, r, square = midgame_case("international", 21, 10, "dead-recovering-2", True, health, plies=16)
+    assert square == 26
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("index, ply, stuck, other, plies", [(11, 10, 37, 36, 16), (17, 22, 37, 36, 28)])
+def test_stuck_closed_recovering_international_clock_other_square_opens_in_the_reply(health, index, ply, stuck,
+                                                                                     other, plies):
+    """International, with a clock: 37-31 leaves a 37 stuck closed, read 36-31 (36 named stuck, an observation names
+    both). 37 frees itself while black plays: read the way taken, white's piece on 37 lifted in black's turn (black's
+    move then read onto the masked 36: `illegal-move`, then `position-lost`). The next change is black's landing,
+    which no move of a piece from 37 makes: the switch under 37 was the stuck one; 36-31 is read again as 37-31, the
+    fault moves to 37 and ends at its opening."""
+    s, r, square = midgame_case("international", index, ply, "stuck-closed-recovering-2", True, health, plies=plies)
+    assert square == stuck
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    until = _recovered(r, stuck, "stuck-closed")
+    read = [m for m in r.moves if not m.withdrawn]
+    assert read[ply].t < until < read[ply + 1].t     # it opened during black's reply
+    assert other not in r._mask
+    assert any(f"{stuck} opened" in o.why for o in r.observations)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_clock_other_square_opens_before_a_wrong_piece_read(health):
+    """International game 21, ply 16, with a clock: 40-34 read 39-34 (39 named stuck). 40 frees itself before black's
+    20-24, whose landing no move of a piece from 40 makes: 40-34 is read again, the fault moves to 40 and ends at
+    its opening (was: white's piece on 40 read lifted, then `wrong-piece-removed` and `illegal-move`)."""
+    s, r, square = midgame_case("international", 21, 16, "stuck-closed-recovering-2", True, health, plies=22)
+    assert square == 40
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    _recovered(r, 40, "stuck-closed")
+
+
+def test_other_square_of_a_stuck_reading_lifted_international_clock():
+    """The held opening is a lift when the next change is a square that square's piece reaches: white's 36-31 with
+    36 stuck closed reads 36-31 or 37-31 (36 named stuck, an observation); after black's reply white lifts 37 and
+    puts it on 32, which 37-32 reaches: the lift is shown (dated before the landing), 37-32 read, 36 stays stuck."""
+    from tests.session_builder import SessionBuilder, run
+
+    b = SessionBuilder("international", fen="W:W36,37,46:B3,4")
+    b.place(31, 1.1, piece="w")           # 36's switch stuck closed: it never reads the lift
+    b.board.push(b.board.parse_move("36-31"))
+    b.press("white")
+    for text, side in (("3-8", "black"), ("37-32", "white"), ("8-12", "black")):
+        b.move(text).press(side)
+    r = run(b)
+    assert [m.move_text for m in r.moves if not m.withdrawn] == ["36-31", "3-8", "37-32", "8-12"]
+    assert r.irregularities == []
+    assert [(f.square, f.kind, f.until) for f in r.sensor_faults] == [(36, "stuck-closed", None)]
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("clock", [True, False])
+def test_dead_recovering_international_closing_with_no_piece_lifted_to_reach_it(health, clock):
+    """International game 14, ply 22, with and without a clock: 43-38 lands on a dead 38, read right (an observation
+    names 38 and 39). Eight plies later 38 works again under that piece, during black's 12x21, whose lifted piece
+    cannot reach 38. Taken as "the switch works, the piece went to 39", it re-read seven moves and left black's
+    turn unexplained (`illegal-move` or `position-lost`). Read the other way the closing must be a landing, and no
+    piece lifted in the turn (nor the opponent's, pending) has a move onto 38: the switch recovered, nothing is read
+    again."""
+    s, r, square = midgame_case("international", 14, 22, "dead-recovering-8", clock, health, plies=34)
+    assert square == 38
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert not any(m.withdrawn for m in r.moves)
+    assert _standing(r) == []
+    _recovered(r, 38, "dead")
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_clock_late_closing_not_a_piece_in_the_hand(health):
+    """International game 6, ply 16, with a clock: 31-26 lands on a dead 26, read 31-27 (27 named dead). 26 works
+    again 5 s after white's press, during black's 21-27. Read as white's piece still in the hand coming down late,
+    it withdrew the fault on 27 and left 27's reading stale: white's next 43-38 read `illegal-move`. No piece stays
+    in the hand ``stable_s`` past its lift: not a late landing; the moves after it show 31-26, and the fault moves to
+    26 and stands."""
+    s, r, square = midgame_case("international", 6, 16, "dead-recovering-2", True, health, plies=22)
+    assert square == 26
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(26, "dead", "")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_reply_lands_on_the_square_the_pending_move_left(health):
+    """International game 23, ply 16, without a clock: 36x27 lands on a dead 27 (named, masked). Six plies later
+    white plays 27-22 off it (unseen) and black's 18x27 lands there just as the switch works again, while white's
+    move is still pending (black's lift read, not yet committed). Taken as the switch closing under white's piece,
+    the landing was swallowed: black's move read 19x28 then `illegal-move`, `own-piece-removed`,
+    `capture-removed-early`. The pending move leaves 27: the closing is black's landing, read as his change."""
+    s, r, square = midgame_case("international", 23, 16, "dead-recovering-8", False, health, plies=30)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    _recovered(r, 27, "dead")
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_no_clock_other_square_opens_while_the_move_pends(health):
+    """International game 9, ply 28, without a clock: 33-28 leaves a 33 stuck closed, read 32-28 (32 stuck); white's
+    move is still pending (black's 26x37 lifted, not yet committed) when 33 frees itself, just after 37 closes. Taken
+    as white beginning his next move, black's capture read `capture-not-removed`, then `illegal-move`,
+    `own-piece-removed`... The next change, black taking 31 off, is no move of a piece from 33: the pending move is
+    read 33-28, the fault moves to 33 and ends at its opening."""
+    s, r, square = midgame_case("international", 9, 28, "stuck-closed-recovering-2", False, health, plies=34)
+    assert square == 33
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert 166.4 < _recovered(r, 33, "stuck-closed") < 166.6
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
+    """International game 4, ply 22, without a clock: 36-31 with 36 stuck, read right (an observation names 36 and
+    37). Eight plies on, white lifts his piece on 37 for 37x28: the opening is held, 28 closes (37x28 reaches it):
+    a lift, shown. The lift shown is one opening, not a second to hold (was: held again, then black's next lift read
+    as the switch under 37 freed, sixteen plies re-read with 37-31)."""
+    s, r, square = midgame_case("international", 4, 22, "stuck-closed-recovering-2", False, health, plies=42)
+    assert square == 36
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert not any(m.withdrawn for m in r.moves)
+    assert _standing(r) == []
+    assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]

@@ -396,6 +396,7 @@ class ChainReread:
         olds = [self._open_readings[0].occ0]
         for ply in plies[first:-1]:
             olds.append(_after(olds[-1], ply.move))
+        old_plies = plies[first:]
         for k in range(len(plies) - 1, first - 1, -1):
             self._withdraw(t, Undo(k, olds[k - first], plies[k].board_before))
             plies.pop()
@@ -416,6 +417,7 @@ class ChainReread:
             if awaiting is not None and awaiting == old_index[k]:
                 awaiting = len(self.moves) - 1
             prev = after
+        self._set_downs_reread(t, old_plies)        # recovery.py
         for square in list(self._mask.assumed):
             self._mask_square(square, self.board.piece_at(square) is not None)
         self._freed = freed

@@ -124,12 +124,12 @@ def two_moves(ctx: Context, move: Move, text: str) -> Irregularity:
 # -- the turn's trail -------------------------------------------------------------------------------------
 
 def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Explanation, seg: Segment,
-                   settings: Settings, unseen: frozenset[int] = frozenset()) -> list[Finding]:
+                   settings: Settings, unseen: frozenset[int] = frozenset(), unseen_why: str = "") -> list[Finding]:
     """Touch-move, release, early and out-of-order removal and crowning, from the turn's evidence ``seg`` of
     the move ``expl`` played from ``board``, each judged by the book (FPD 000 4.3-4.6, 001 5.1.1, FMJD 002 3.11,
     4.11, CODEX 004 42.C): an irregularity, an observation, or nothing. ``unseen``: squares whose switch was
     masked during the turn (a faulty switch, docs/reconstruction.md "Failing switches"): a landing there has
-    no time, and no removal is proved early against it."""
+    no time, and no removal is proved early against it (``unseen_why``: why, when not a missing diode's ghost)."""
     mover = board.turn
     move = expl.move
     found: list[Finding] = []
@@ -145,7 +145,10 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         if touched_opp:
             found += ctx.flag("opponent-piece-touched", touched_opp,
                               "lifted and put back: " + ", ".join(name(s) for s in touched_opp))
-    stray = sorted(s for s in seg.landings if s not in move.path) if seg.landings else ()
+    # a piece cannot be set down where one stands: a closing there is its switch (one that works again, read
+    # before an earlier move was re-read onto that square), never a release
+    stray = sorted(s for s in seg.landings if s not in move.path and board.piece_at(s) is None) \
+        if seg.landings else ()
     if stray:
         found += release_findings(ctx, seg, stray, move, max(settings.release_s, settings.touch_s), name)
     if move.captured:
@@ -155,7 +158,7 @@ def trail_findings(ctx: Context, board: Board, index: PositionIndex, expl: Expla
         early = sorted(s for s in move.captured
                        if s in seg.lifted_at and final is not None and seg.lifted_at[s] < final)
         if early and move.destination in unseen:
-            found += early_removal_unseen(ctx, early, move, name)
+            found += early_removal_unseen(ctx, early, move, name, unseen_why)
         elif early:
             assert final is not None
             found += early_removal_findings(ctx, seg, early, move, final, settings.removal_margin_s, name)
@@ -221,16 +224,19 @@ def early_removal_findings(ctx: Context, seg: Segment, early: Sequence[int], mov
     return found
 
 
-def early_removal_unseen(ctx: Context, early: Sequence[int], move: Move, name: SquareName) -> list[Finding]:
+def early_removal_unseen(ctx: Context, early: Sequence[int], move: Move, name: SquareName,
+                         why: str = "") -> list[Finding]:
     """Captured pieces read off before the capturing piece's landing on a square whose switch was masked
-    during the move (a missing diode's ghost): when it landed is unknown, so nothing proves the removal early
-    (FPD 3.8; CODEX 004 art. 42.J): an observation, where the book makes early removal irregular."""
+    during the move (a missing diode's ghost; or, ``why`` says, a dead switch that came back): when it landed is
+    unknown, so nothing proves the removal early (FPD 3.8; CODEX 004 art. 42.J): an observation, where the book
+    makes early removal irregular."""
     if ctx.book.law("capture-removed-early") is None:
         return []
     dest = name(move.destination)
     return [ctx.observation("capture-removed-early", early, f"removed before the capturing piece was read on {dest}: "
                             + ", ".join(name(s) for s in early),
-                            f"{dest} was masked (a missing diode's ghost) during the move: its landing was not seen")]
+                            why or f"{dest} was masked (a missing diode's ghost) during the move: its landing was "
+                            "not seen")]
 
 
 def touched_not_moved(book: Book, index: PositionIndex, move: Move, touches: Sequence[tuple[int, float, float]],

@@ -150,7 +150,7 @@ class EarlyLift:
         if self._stuck_readings(square):
             self._switch_works(t, square, "stuck-closed")
 
-    def _switch_works(self, t: float, square: int, kind: str = "dead") -> None:
+    def _switch_works(self, t: float, square: int, kind: str = "dead", why: str | None = None) -> None:
         """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could
         reach, or come from), reads what a working switch reads under the game of the ply read the other way:
         the switch works, so the reading was wrong. When exactly one way of reading the plies (each staying
@@ -164,7 +164,9 @@ class EarlyLift:
         - ``stuck-closed`` (read under an origin): it opens, which a stuck switch never does, so the piece read
           to have left it stands there and is being lifted now; the way read leaves a piece on ``square`` and
           changes that ply (45-40 read 44-40 with 44 or 45 stuck; 44 opening under white's 44-39 four plies
-          later). Not bounded by ``REREAD_FAULT_PLIES``: the opening tells whenever it comes."""
+          later). Not bounded by ``REREAD_FAULT_PLIES``: the opening tells whenever it comes.
+
+        ``why``: the observation's reason, when another square's reading told (recovery.py)."""
         plies, split = self._plies, self._split
         if self._held is not None or not plies:
             return
@@ -182,13 +184,14 @@ class EarlyLift:
             readings = fits = self._stuck_readings(square)
         if not fits:
             return
-        lifted = split.square if split is not None else None
+        # the closing, read the other way, is a landing: of the opponent's piece lifted (a pending split), else of
+        # a piece the mover lifted in this turn (none lifted: the switch under the piece read there works again)
+        lifted = {split.square} if split is not None else {c.square for c in self._seg.changes if c.up}
 
         def accept(board: Board, cur: frozenset[int]) -> bool | None:
             if kind != "dead":
                 return True if square in cur else None
-            if square in cur or lifted is not None and not any(
-                    m.origin == lifted and square in m.path[1:] for m in self._index(board).moves):
+            if square in cur or not any(m.origin in lifted and square in m.path[1:] for m in self._index(board).moves):
                 return None
             return True
 
@@ -219,10 +222,10 @@ class EarlyLift:
             if found is None:
                 return
         if kind == "dead":
-            why = f"the switch of {name(square)} closed under the piece the game had there: it works, the piece " \
-                  "went to the other square"
+            why = why or f"the switch of {name(square)} closed under the piece the game had there: it works, the " \
+                         "piece went to the other square"
         else:
-            why = f"the switch of {name(square)} opened: it is not stuck, the piece came from the other square"
+            why = why or f"the switch of {name(square)} opened: it is not stuck, the piece came from the other square"
             used = set(map(id, readings))
             self._stale_stuck = [r for r in self._stale_stuck if id(r) not in used]
             self._open_readings = list(readings) + [r for r in self._open_readings if id(r) not in used]
@@ -270,7 +273,8 @@ class EarlyLift:
         alts = [m for m in reading.moves if m.destination == square and m.key != played.key]
         index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
                       and f.kind == "dead" and f.current), None)
-        if len(alts) != 1 or index is None or square in seg.occ0:
+        if len(alts) != 1 or index is None or square in seg.occ0 \
+                or seg.changes[down].t - self.sensor_faults[index].since >= self.settings.stable_s:
             return None
         alone = reading._replace(moves=tuple(alts), fault=None, beside=())
         head = Segment(seg.t0, (reading.occ0 - {played.origin}) | {square}, pieces=seg.pieces)

@@ -193,6 +193,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         mask = self._mask
         if self._opening is not None:
             self._settle_opening(t, occupied)       # recovery.py: a lift or a recovery
+        if self._opening is None and self._open_readings:
+            self._twin_opened(t, occupied)          # recovery.py: the other square of a stuck reading opened
         for square, on in list(mask.assumed.items()):
             if square in self._ghost_masked:
                 continue
@@ -204,6 +206,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             if was and not reads and self._fault_kind(square) == "stuck-closed":   # a stuck one never opens:
                 self._stuck_lifted(t, square) if on else self._stuck_opened(t, square, occupied, prev is not None)
                 continue                                            # (earlylift.py, recovery.py)
+            if reads and on and self._landing_after_vacated(t, square):
+                continue                        # recovery.py: the pending move left it, a piece lands there
             if reads == on and (on and self._fault_kind(square) == "dead" and not self._their_landing(square)
                                 or self._held_squares.get(square, reads) != reads):
                 mask.remove(square)

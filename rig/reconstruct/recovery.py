@@ -14,6 +14,13 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   that piece captures or lands where the board changes next (a capture's removal: a landing of the turn under way
   that takes it; a lift: the next square that closes is on its path); anything else next (another piece lifted,
   a landing that piece cannot make) is the switch recovered. With no open reading, it recovered at once;
+- ``stuck-closed``, the *other* square of such a reading opening (36-31 read for 37-31, 36 masked stuck; 37, read
+  as white's piece, opens during black's reply): the lift of the piece the reading taken leaves there, or, read the
+  other way, that square's stuck switch freeing itself. The opening is held (the square masked as the game has it)
+  and the next change of another square tells: a landing (or pass, or capture) a legal move of that piece makes is
+  its lift (shown, dated just before that change); anything else (black's own landing) is the switch that was stuck
+  there working again: the moves are read the other way (the fault moves there; a move still pending, the
+  opponent's first lift read, is taken the other way) and it recovered at the opening;
 - ``stuck-closed`` under a piece a capture took (its removal unseen: read ``capture-not-removed``, an open reading
   of stuckcapture.py): the square opens later on its own, in a turn whose changes are otherwise one legal move,
   while every turn since the capture reads as one legal move with that piece removed. A piece left standing
@@ -21,7 +28,22 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
   irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
   at the opening;
-- the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same.
+- the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same;
+- ``dead`` under a capture's landing, never named: without a clock, the capturing piece lifted and every captured
+  piece taken off, the board stands still ``stable_s`` or longer and only then the landing square closes. No piece
+  stays in the hand that long (the still board ends a move, commit.py): the piece came down unseen, on a switch
+  that was dead and works again at that closing. The fault is recorded over that span (from the still board's
+  end to the closing), and the removals read before the landing prove nothing: an observation, never
+  ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
+  change is a landing still in the hand: an early removal stands;
+- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it during
+  the next turn, read as a piece set down there (``piece-moved-after-release``) before the moves are read again
+  with the piece on that square. A piece cannot be set down where one stands: once read again, that
+  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py);
+- ``dead`` under the piece of a move not yet committed (the opponent's first lift read: a split) that leaves the
+  square: its closing is no piece of the game's (that one left) but the opponent's landing there, on a switch that
+  works again: unmasked as the move leaves it, so the closing is read as his change (27-22 played off a dead 27,
+  black's 18x27 lands there).
 
 :class:`SwitchRecovery` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
@@ -32,9 +54,11 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from rig.board import Board
+from rig.move import Move
 from rig.reconstruct.chainread import reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
-from rig.reconstruct.state import Segment, snap
+from rig.reconstruct.outputs import DISMISSED, SensorFault
+from rig.reconstruct.state import Ply, Segment, snap
 from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
 
 __all__ = ["PendingOpening", "SwitchRecovery"]
@@ -47,6 +71,7 @@ class PendingOpening(NamedTuple):
     square: int
     t: float
     before: frozenset[int]
+    twin: int | None = None     # an unmasked square's opening, held: the masked stuck square of the reading taken
 
 
 class SwitchRecovery:
@@ -70,6 +95,63 @@ class SwitchRecovery:
                 self._emit(fault)
                 break
 
+    def _landing_recovered(self, move: Move, seg: Segment) -> float | None:
+        """Without a clock, ``move`` (a capture committed from ``seg``) landing on a square that closed only after
+        the board had stood still ``stable_s`` or longer, the piece lifted and every captured piece taken off:
+        the landing came down unseen on a dead switch that works again at that closing (module docstring). The
+        fault is recorded with its span; the closing's time (the landing's, unknown before it), else None."""
+        dest = move.destination
+        if self._clock_mode or not move.captured or move.origin == dest or dest in self._mask:
+            return None
+        final = seg.placed_at.get(dest)
+        if final is None or move.origin not in seg.lifted_at \
+                or not all(seg.lifted_at.get(s, final) < final for s in move.captured):
+            return None
+        last = max((c.t for c in seg.changes if c.t < final), default=None)
+        stable = self.settings.stable_s
+        if last is None or final - last <= stable:
+            return None
+        name = self.variant.square_name(dest)
+        fault = SensorFault(dest, "dead", last + stable, f"closed {final - last:.1f} s after the board stood still, "
+                            "the captured pieces off: the landing came down unseen", until=final)
+        self.sensor_faults.append(fault)
+        self._emit(fault)
+        self._note(final, f"square {name}: switch dead under the landing, works again")
+        return final
+
+    def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
+        """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
+        ``piece-moved-after-release`` of an old ply naming only squares where, read again, a piece stood when that
+        turn began was no release (a piece cannot be set down where one stands): the closing was the switch under
+        that piece (a dead one working again): dismissed (module docstring)."""
+        new = self._plies[len(self._plies) - len(old):]
+        for before, after in zip(old, new):
+            for i in before.irregularities:
+                irr = self.irregularities[i]
+                if irr.type != "piece-moved-after-release" or irr.status == DISMISSED or not irr.squares \
+                        or any(after.board_before.piece_at(s) is None for s in irr.squares):
+                    continue
+                where = ", ".join(self.variant.square_name(s) for s in irr.squares)
+                self._set_status(i, DISMISSED, t, f"read again, a piece stood on {where}: its switch closing under "
+                                                  "it was no piece set down")
+
+    def _landing_after_vacated(self, t: float, square: int) -> bool:
+        """``square``, masked ``dead`` under the piece of the mover's move still pending (the opponent's first lift
+        read, the move not yet committed: a split) that leaves it, reads closed: not that piece (it left), but
+        the opponent's landing there on a switch that works again. Unmasked as the pending move leaves it, so
+        the closing is read as a change of the opponent's turn (module docstring)."""
+        split = self._split
+        if split is None or not isinstance(split.plan, Explanation) or self._fault_kind(square) != "dead":
+            return False
+        move = split.plan.move
+        if square == move.destination or square != move.origin and square not in move.captured:
+            return False
+        self._set_reading(square, False)
+        self._split = split._replace(occ=split.occ - {square})     # the opponent's turn starts with it empty
+        self._recovered(t, square, f"its switch closed after {move.text(name=self.variant.square_name)}, pending, "
+                                   "left it: a piece landing on a switch that works again")
+        return True
+
     def _stuck_opened(self, t: float, square: int, occupied: frozenset[int], seen_closed: bool) -> None:
         """``square``, masked as stuck closed (empty by the game), opens: recovered, a lift of the piece an open
         reading taken the other way leaves there (re-read at once when the turn under way captures it), or, to be
@@ -84,12 +166,114 @@ class SwitchRecovery:
             return
         self._opening = PendingOpening(square, t, occupied)
 
+    def _twin_opened(self, t: float, occupied: frozenset[int]) -> None:
+        """An unmasked square read closed opens, the other square of an open reading that named a masked switch
+        stuck closed (36-31 read for 37-31, 36 stuck; 37 opens): the lift of the piece the reading taken leaves
+        there, or, read the other way, that square's stuck switch freeing itself. The opening is held (masked as
+        the game has it) until the next change tells (module docstring)."""
+        plies = self._plies
+        split = self._split
+        for r in self._open_readings:
+            if r.fault != "stuck-closed" or r.standing or r.ply > len(plies):
+                continue
+            if r.ply < len(plies):
+                played = plies[r.ply].move
+            else:                   # the turn under way, its move pending (the opponent's first lift read)
+                played = split.plan.move if split is not None and isinstance(split.plan, Explanation) else None
+            if played is None or all(m.key != played.key for m in r.moves):
+                continue
+            stuck = r.fault_at(played)
+            if stuck not in self._mask or self._fault_kind(stuck) != "stuck-closed":
+                continue
+            for m in r.moves:
+                square = r.fault_at(m)
+                raw = self._deb.raw       # the last frame read: the square opens in this one
+                if m.key == played.key or square in self._mask or square in occupied or raw is None \
+                        or square not in raw or self.board.piece_at(square) is None:
+                    continue
+                self._mask_square(square, True)
+                self._opening = PendingOpening(square, t, occupied, stuck)
+                return
+
+    def _settle_twin(self, t: float, occupied: frozenset[int]) -> None:
+        """A held opening of :meth:`_twin_opened`: closed again, nothing happened; the next change of another square
+        a landing (or pass) of that square's piece: it was lifted (the lift shown, dated before that change);
+        anything else: the moves are read the other way (earlylift.py ``_switch_works``), the fault moves to
+        that square and its switch works again from the opening."""
+        pending = self._opening
+        assert pending is not None and pending.twin is not None
+        square = pending.square
+        if square in occupied or square not in self._mask or self._fault_kind(square) is not None:
+            self._opening = None
+            if square in self._mask and self._fault_kind(square) is None:
+                self._mask.remove(square)
+            return
+        masked = self._mask.squares
+        on = (occupied - pending.before) - masked
+        if not on and not (pending.before - occupied) - masked:
+            return
+        self._opening = None
+        if not self._piece_lands(square, on, (pending.before - occupied) - masked) \
+                and self._pending_other_way(t, pending.t, pending.twin, square):
+            return
+        if not self._piece_lands(square, on, (pending.before - occupied) - masked):
+            name = self.variant.square_name
+            self._switch_works(t, pending.twin, "stuck-closed",      # earlylift.py: read the other way
+                               f"{name(square)} opened and the board went on without a move of a piece from it: its "
+                               f"switch was the stuck one (it works again), the piece came from {name(square)}")
+            if self._fault_kind(square) == "stuck-closed":
+                self._recovered(pending.t, square, "its switch opened and the board went on without a piece "
+                                                   "there: it was stuck, and works again")
+                return
+        if square in self._mask and self._fault_kind(square) is None:
+            self._mask.remove(square)
+            self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before this change
+
+    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int) -> bool:
+        """:meth:`_settle_twin`'s reading the other way when the reading is of the move still pending (a split):
+        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``).
+        False when the reading is of a committed ply (nothing done)."""
+        split, n = self._split, len(self._plies)
+        reading = next((r for r in self._open_readings if r.ply == n and r.fault == "stuck-closed"), None)
+        if split is None or reading is None or not isinstance(split.plan, Explanation):
+            return False
+        plan = split.plan.move
+        other = next((m for m in reading.moves if m.key != plan.key and reading.fault_at(m) == square), None)
+        if other is None or reading.fault_at(plan) != stuck:
+            return False
+        self._open_readings = [r for r in self._open_readings if r is not reading]
+        self._split = split._replace(plan=Explanation(other, True, None), occ=(split.occ - {square}) | {stuck})
+        self._move_fault(t, "stuck-closed", stuck, square)          # chainread.py
+        name = self.variant.square_name
+        self._recovered(opened, square, "its switch opened and the board went on without a "
+                                                                "piece there: it was stuck, and works again")
+        white = self.board.turn
+        self._observe("illegal-move", t, (other.origin, other.destination),
+                      f"{plan.text(name=name)} re-read as {other.text(name=name)}", white, self._number,
+                      f"a masked square left two moves possible; {name(square)} opened and the board went on without "
+                      f"a move of a piece from it: its switch was the stuck one (it works again)")
+        return True
+
+    def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
+        """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
+        of ``on``, or capturing one of ``off``."""
+        piece = self.board.piece_at(square)
+        if piece is None:
+            return False
+        board: Board = snap(self.board)
+        board.turn = piece[0]
+        return any(m.origin == square and (set(m.path[1:]) & on or set(m.captured) & off)
+                   for m in self._index(snap(board)).moves)
+
     def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
         """A frame while a stuck square's opening is pending: the first change of another (unmasked) square tells
         a lift (a square the piece's legal move lands on or passes, with the reading taken the other way) from a
         recovery (anything else)."""
         pending = self._opening
         assert pending is not None
+        if pending.twin is not None:
+            self._settle_twin(t, occupied)
+            return
         square = pending.square
         if square not in self._mask or square in occupied:
             self._opening = None          # moved by a re-read, or closed again: as before, masked
