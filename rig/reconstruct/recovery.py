@@ -55,7 +55,7 @@ from typing import NamedTuple
 
 from rig.board import Board
 from rig.move import Move
-from rig.reconstruct.chainread import reread_chain, turn_shown
+from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.outputs import DISMISSED, SensorFault
 from rig.reconstruct.state import Ply, Segment, snap
@@ -228,6 +228,17 @@ class SwitchRecovery:
         if square in self._mask and self._fault_kind(square) is None:
             self._mask.remove(square)
             self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before this change
+        self._twin_works(square)
+
+    def _twin_works(self, square: int) -> None:
+        """The switch under ``square`` showed its piece's lift: the stuck-closed readings that could put the fault
+        there are settled the way they were read. The other square's switch opening later is no proof the other
+        way (earlylift.py ``_stuck_lifted``): a stuck switch that works again opens too (was: 36-31 with 36 stuck,
+        37x28 shown as a lift, then 41-36's piece lifted from 36 re-read sixteen plies with 37-31)."""
+        def names(r: OpenReading) -> bool:
+            return r.fault == "stuck-closed" and any(r.fault_at(m) == square for m in r.moves)
+        self._open_readings = [r for r in self._open_readings if not names(r)]
+        self._stale_stuck = [r for r in self._stale_stuck if not names(r)]
 
     def _pending_other_way(self, t: float, opened: float, stuck: int, square: int) -> bool:
         """:meth:`_settle_twin`'s reading the other way when the reading is of the move still pending (a split):
