@@ -17,10 +17,12 @@ from rig.variants import get_variant
 from vision.classify import BLACK
 from vision.config import CameraConfig
 from vision.fine_look import FINE_MAN_FIT
-from vision.kings import BIAS_MAX, band
+from vision.kings import BIAS_MAX
 from vision.kings_calibration import fine_bias
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
+
+from tests.vision_helpers import assert_look_settles_by_its_band, reads_without
 
 
 @pytest.fixture(scope="module")
@@ -38,20 +40,6 @@ def _gain(clf, image):
     return cv2.copyMakeBorder(clf.gain(clf.inner(canon)), m, m, m, m, cv2.BORDER_REPLICATE)
 
 
-def _reads(clf, image):
-    """(the reading with every look, the reading without the finer one) of one picture."""
-    fine = clf.fine_look
-    clf.edge.forget()
-    both = clf.read(image)
-    clf.fine_look = None
-    try:
-        clf.edge.forget()
-        before = clf.read(image)
-    finally:
-        clf.fine_look = fine
-    return both, before
-
-
 def test_the_fine_look_tells_black_kings_and_men_the_others_leave_unknown_international(board):
     """Black men and kings on positions in hard light: where the earlier looks say "king unknown" on a black piece,
     the finer look settles some of them, kings and men, every one right, and changes no other reading."""
@@ -66,7 +54,7 @@ def test_the_fine_look_tells_black_kings_and_men_the_others_leave_unknown_intern
         scene = position_scene(empty, pieces, 571300 + k)
         # a noisy picture, JPEG 70, in dim light: the noise that scatters a black piece's small top-against-wall step
         scene = replace(scene, light=replace(scene.light, level=0.7, noise=4.5, jpeg=70))
-        both, before = _reads(clf, render(scene))
+        both, before = reads_without(clf, render(scene), "fine_look")
         assert both.squares.keys() == before.squares.keys() and both.occluded == before.occluded
         assert both.unknown <= before.unknown
         for s in before.squares:
@@ -88,15 +76,13 @@ def test_the_fine_look_abstains_within_its_band_international(board):
     clear of the band on the side the first fit leaned settles it."""
     v, empty, _, config = board
     clf = config.classifier()
-    reader = clf.fine_look.reader
-    fits = reader.fits
     rng = random.Random(57131)
     at = {sq: rc for rc, sq in clf.square_at.items()}
     for k in range(60):
         squares = rng.sample(range(1, v.squares + 1), 30)
         pieces = {s: rng.choice("bbBBw") for s in squares}
         image = render(position_scene(empty, pieces, 571400 + k))
-        _, before = _reads(clf, image)
+        _, before = reads_without(clf, image, "fine_look")
         white = clf._glare_field.field(clf._glare)  # the finer look is not asked where glare reaches
         doubt = [s for s in before.unknown if pieces[s] in "bB" and clf.fine_look.asks(at[s])
                  and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
@@ -104,24 +90,7 @@ def test_the_fine_look_abstains_within_its_band_international(board):
             break
     assert doubt, "the seeded scenes hold a black piece the earlier looks leave unknown (the test needs one)"
 
-    def told(z: float) -> tuple[frozenset, dict]:
-        """The reading with every finer fit set to ``z`` (its quality perfect)."""
-        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), z), np.ones(len(pcs)))
-        try:
-            both, _ = _reads(clf, image)
-        finally:
-            reader.fits = fits
-        return both.unknown, both.squares
-
-    s = doubt[0]
-    lo, hi = reader.band_at(at[s], True)
-    unknown, _ = told((lo + hi) / 2)
-    assert s in unknown
-    first_king = before.stack[s] >= sum(band(clf.stacks.models[at[s]].shift, True)) / 2
-    unknown, squares = told(hi + 0.1 if first_king else lo - 0.1)
-    assert s not in unknown and squares[s] == ("B" if first_king else "b")
-    unknown, _ = told(lo - 0.1 if first_king else hi + 0.1)  # the looks disagree: no claim
-    assert s in unknown
+    assert_look_settles_by_its_band(clf, "fine_look", image, before, doubt[0], black=True)
 
 
 def test_the_fine_bias_is_learnt_from_the_start_position_international(board):

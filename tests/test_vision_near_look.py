@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from calibration.camera import calibrate_camera
@@ -20,6 +19,8 @@ from vision.near_look import BIAS_KEPT, NEAR_SHIFT
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
+from tests.vision_helpers import assert_look_settles_by_its_band, reads_without
+
 
 @pytest.fixture(scope="module")
 def board():
@@ -28,20 +29,6 @@ def board():
     empty, start = calibration_pictures(v, 5800, markers=False, side="left")
     config = calibrate_camera(v, render(empty), render(start)).config
     return v, empty, start, config
-
-
-def _reads(clf, image):
-    """(the reading with every look, the reading without the near one) of one picture."""
-    near = clf.near_look
-    clf.edge.forget()
-    both = clf.read(image)
-    clf.near_look = None
-    try:
-        clf.edge.forget()
-        before = clf.read(image)
-    finally:
-        clf.near_look = near
-    return both, before
 
 
 def _near_squares(v, clf) -> list[int]:
@@ -68,7 +55,7 @@ def test_the_near_look_tells_white_kings_the_others_leave_unknown_international_
     for k in range(SCENES):
         pieces = _position(v, clf, rng)
         scene = position_scene(empty, pieces, 580000 + k)
-        both, before = _reads(clf, render(scene))
+        both, before = reads_without(clf, render(scene), "near_look")
         assert both.squares.keys() == before.squares.keys() and both.occluded == before.occluded
         assert both.unknown <= before.unknown
         for s in before.squares:
@@ -89,14 +76,12 @@ def test_the_near_look_abstains_within_its_band_international_no_clock(board):
     clear of the band on the side the first fit leaned settles it."""
     v, empty, _, config = board
     clf = config.classifier()
-    reader = clf.near_look.reader
-    fits = reader.fits
     rng = random.Random(58001)
     at = {sq: rc for rc, sq in clf.square_at.items()}
     for k in range(40):
         pieces = _position(v, clf, rng)
         image = render(position_scene(empty, pieces, 581000 + k))
-        _, before = _reads(clf, image)
+        _, before = reads_without(clf, image, "near_look")
         white = clf._glare_field.field(clf._glare)  # the near look is not asked where glare reaches
         doubt = [s for s in before.unknown if pieces[s] in "wW" and clf.near_look.asks(at[s])
                  and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
@@ -104,24 +89,7 @@ def test_the_near_look_abstains_within_its_band_international_no_clock(board):
             break
     assert doubt, "the seeded scenes hold a white piece on a near row the earlier looks leave unknown"
 
-    def told(z: float) -> tuple[frozenset, dict]:
-        """The reading with every near fit set to ``z`` (its quality perfect)."""
-        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), z), np.ones(len(pcs)))
-        try:
-            both, _ = _reads(clf, image)
-        finally:
-            reader.fits = fits
-        return both.unknown, both.squares
-
-    s = doubt[0]
-    lo, hi = reader.band_at(at[s], False)
-    unknown, _ = told((lo + hi) / 2)
-    assert s in unknown
-    first_king = before.stack[s] >= sum(band(clf.stacks.models[at[s]].shift, False)) / 2
-    unknown, squares = told(hi + 0.1 if first_king else lo - 0.1)
-    assert s not in unknown and squares[s] == ("W" if first_king else "w")
-    unknown, _ = told(lo - 0.1 if first_king else hi + 0.1)  # the looks disagree: no claim
-    assert s in unknown
+    assert_look_settles_by_its_band(clf, "near_look", image, before, doubt[0], black=False)
 
 
 def test_the_near_look_takes_its_bias_from_the_start_position_international_no_clock(board):

@@ -41,3 +41,51 @@ def bench_game(seed: int, g: int, wanted: set[int], plies: int = 16
         if i >= max(wanted):
             break
     return config, pictures
+
+
+def reads_without(clf, image, look: str):
+    """(the reading with every look, the reading without the classifier's look ``look``, e.g. ``"fine_look"``) of
+    one picture, the edge watch forgotten before each (no picture before it)."""
+    kept = getattr(clf, look)
+    clf.edge.forget()
+    both = clf.read(image)
+    setattr(clf, look, None)
+    try:
+        clf.edge.forget()
+        before = clf.read(image)
+    finally:
+        setattr(clf, look, kept)
+    return both, before
+
+
+def assert_look_settles_by_its_band(clf, look: str, image, before, square: int, black: bool) -> None:
+    """A look (``look``, its ``reader`` a :class:`vision.kings.StackReader` with its own band) asked about the piece
+    on ``square`` that the looks before it leave unknown (``before``: the reading without it), its fits forced:
+    in the middle of its band, no claim; past the band on the side the first fit leaned to, the claim; past it on
+    the other side, no claim (the looks disagree)."""
+    import numpy as np
+
+    from vision.kings import band
+
+    reader = getattr(clf, look).reader
+    fits = reader.fits
+    rc = next(rc for rc, sq in clf.square_at.items() if sq == square)
+
+    def told(z: float) -> tuple[frozenset, dict]:
+        """The reading with every fit of the look set to ``z`` (its quality perfect)."""
+        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), z), np.ones(len(pcs)))
+        try:
+            both, _ = reads_without(clf, image, look)
+        finally:
+            reader.fits = fits
+        return both.unknown, both.squares
+
+    lo, hi = reader.band_at(rc, black)
+    unknown, _ = told((lo + hi) / 2)
+    assert square in unknown
+    first_king = before.stack[square] >= sum(band(clf.stacks.models[rc].shift, black)) / 2
+    unknown, squares = told(hi + 0.1 if first_king else lo - 0.1)
+    king, man = ("B", "b") if black else ("W", "w")
+    assert square not in unknown and squares[square] == (king if first_king else man)
+    unknown, _ = told(lo - 0.1 if first_king else hi + 0.1)
+    assert square in unknown
