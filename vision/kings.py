@@ -183,6 +183,8 @@ class StackReader:
         self.bias = np.array(bias, np.float64)
         self.search, self.pad, self.rim, self.eroded = SEARCH * fine, PAD * fine, RIM * fine, ERODED * fine
         self.fine, self.bands, self.floor = fine, bands, floor
+        #: whether the frame pixels given as ``static`` say nothing (0) rather than "no piece" (-1) in a window
+        self.frame_unseen = False
         self.squares = list(squares)
         self.index = {rc: i for i, rc in enumerate(self.squares)}
         far = max(np.hypot(*(np.array(pose.seen_at(x, y, 2 * height)) - (x, y))) for x in (0, n) for y in (0, n))
@@ -327,10 +329,11 @@ class StackReader:
                 black: int | None = None) -> np.ndarray:
         """Observation windows (k, fft, fft, 2), the two channels of a complex window (see :meth:`_best`): the
         silhouette, +1 where the piece's colour shows, -1 elsewhere, 0 padding and where a neighbour of the same
-        colour may reach; ``pieces`` ((row, col), colour class) pairs; ``static`` the padded frame pixels to
-        leave out; and, with ``grey`` (the padded view's brightness, uint8), the brightness: each piece's own
-        pixels' brightness scaled to -1 (its wall) .. +1 (its top) by the ``TOP_PERCENTILES`` of the colour
-        (``black`` the black pieces' class), 0 off the piece (0 everywhere without ``grey``)."""
+        colour may reach; ``pieces`` ((row, col), colour class) pairs; ``static`` the padded frame pixels of a
+        piece's colour, counted as no piece (-1; 0 with ``frame_unseen``); and, with ``grey`` (the padded view's
+        brightness, uint8), the brightness: each piece's own pixels' brightness scaled to -1 (its wall) .. +1 (its
+        top) by the ``TOP_PERCENTILES`` of the colour (``black`` the black pieces' class), 0 off the piece (0
+        everywhere without ``grey``)."""
         s = self.size
         k = len(pieces)
         win = np.zeros((k, self.fft, self.fft, 2), np.float32)
@@ -342,9 +345,12 @@ class StackReader:
 
         on = cut(padded) == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
         if static is not None:
-            on &= ~cut(static)
+            frame = cut(static)
+            on &= ~frame
         obs = win[:, :s, :s, 0]
         obs[...] = _SIGN.take(on.view(np.uint8))
+        if static is not None and self.frame_unseen:
+            obs[frame] = 0  # no evidence either way (vision.frame_look)
         for i, (rc, colour) in enumerate(pieces):
             sil = win[i].reshape(-1, 2)
             for other, cover in self._cover[rc]:
