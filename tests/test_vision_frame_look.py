@@ -19,7 +19,7 @@ from vision.kings import BAND, StackReader
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import assert_look_settles_by_its_band, reads_without
+from tests.vision_helpers import reads_without
 
 SEED = 5901
 SCENES = 16
@@ -73,8 +73,9 @@ def test_the_frame_look_tells_kings_whose_top_reaches_over_the_frame_internation
 
 
 def test_the_frame_look_abstains_within_its_band_international_no_clock(board):
-    """A frame fit inside the band (or a first fit leaning the other way) leaves the piece "king unknown"; one clear
-    of the band on the side the first fit leaned settles it."""
+    """A frame fit of the second look's view inside the band, or the frame fit of the first view leaning the other
+    way, leaves the piece "king unknown"; both on one side, the second clear of the band, settles it, whichever side
+    the first look (the frame counted as "no piece") leaned to."""
     v, empty, _, config = board
     clf = config.classifier()
     rng = random.Random(SEED + 1)
@@ -91,7 +92,29 @@ def test_the_frame_look_abstains_within_its_band_international_no_clock(board):
             break
     assert doubt, "the seeded scenes hold a white piece on an edge square the earlier looks leave unknown"
 
-    assert_look_settles_by_its_band(clf, "frame_look", image, before, doubt[0], black=False)
+    reader = clf.frame_look.reader
+    fits = reader.fits
+    square = doubt[0]
+    lo, hi = reader.band_at(at[square], False)
+
+    def told(shaded: float, first: float) -> tuple[frozenset, dict]:
+        """The reading with the look's fit of the second look's view set to ``shaded`` and of the first view to
+        ``first`` (its quality perfect)."""
+        calls = iter((shaded, first) * 4)
+        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), next(calls)),
+                                                                          np.ones(len(pcs)))
+        try:
+            both, _ = reads_without(clf, image, "frame_look")
+        finally:
+            reader.fits = fits
+        return both.unknown, both.squares
+
+    mid = (lo + hi) / 2
+    assert square in told(mid, mid)[0]  # within the band
+    for king, z in ((True, hi + 0.1), (False, lo - 0.1)):
+        unknown, squares = told(z, z)  # both views clear, on one side: settled, whatever the first look leaned to
+        assert square not in unknown and squares[square] == ("W" if king else "w")
+        assert square in told(z, mid + (-0.1 if king else 0.1))[0]  # the first view leaned the other way
 
 
 def _perfect(reader: StackReader, rc, height: float, frame: np.ndarray | None) -> np.ndarray:

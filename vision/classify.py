@@ -484,7 +484,7 @@ class Classifier:
                               lambda: near.reader))
         if (frame := self.frame_look) is not None and frame.covered:  # a king's top over the frame (vision.frame_look)
             looks.append(Look(lambda doubt: shaded[0], lambda rc: frame.asks(rc) and not glared(rc),
-                              lambda: frame.reader))
+                              lambda: frame.reader, own_lean=True))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()

@@ -12,8 +12,10 @@ either way (``StackReader.frame_unseen``), its models' ideal gaps and scores mea
 same pixels left out (the scale the first band and the start bias were set on: a perfect man still fits -1 and a
 perfect king +1); the first band, the calibrated start bias (:func:`vision.kings_calibration.start_bias`) and the
 first look's quality floor judge it. It reads the second look's view (the light within the square,
-:mod:`vision.shading`), and like every look settles a piece only on the side of the first band's middle the first
-fit leaned to (:meth:`vision.kings.StackReader.read`). Squares whose king's silhouette covers fewer than
+:mod:`vision.shading`), and like every look settles a piece only where two fits agree
+(:meth:`vision.kings.StackReader.read`); but on these squares the first fit is the one the frame pulled towards a
+man (a king there leaned to a man as often as not), so the side the piece must have leaned to is the one this
+look's reader fits on the first view (``Look.own_lean``). Squares whose king's silhouette covers fewer than
 ``MIN_PIXELS`` static pixels are not its: the look would see little new.
 """
 

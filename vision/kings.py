@@ -78,6 +78,9 @@ class Look:
     #: gives the reader that fits and judges what this look sees (its own resolution, band and bias; its view
     #: carries no frame pixels to leave out), asked only when a piece is doubtful; None: the reader given the look
     reader: "Callable[[], StackReader] | None" = None
+    #: whether the side a piece leaned to is the one this look's reader fits on the first view (a look that corrects
+    #: what the first fit got wrong on its squares: :mod:`vision.frame_look`), not the first fit's
+    own_lean: bool = False
 
 
 def band(shift: float, black: bool, bands=BAND) -> tuple[float, float]:
@@ -428,7 +431,7 @@ class StackReader:
         taken more closely there (:mod:`vision.shading`: the light within a square; :mod:`vision.glare_look`:
         glare's white off); those pieces alone (and of them, those the look's ``where`` names) are fitted again,
         judged the same way, and settled where the new fit is clear and on the side of the band's middle the
-        first one was."""
+        first one was (for a look with ``own_lean``, its own reader's fit of the first view)."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
@@ -439,12 +442,14 @@ class StackReader:
             if not doubt:
                 continue
             reader = self if look.reader is None else look.reader()
-            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt,
-                                     static if reader.fine == self.fine else None, black)
-            for (rc, c), v, q in zip(doubt, z, quality):
+            frame = static if reader.fine == self.fine else None
+            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt, frame, black)
+            lean = (reader.fits(padded, grey, doubt, frame, black)[0] if look.own_lean
+                    else [out[rc][0] for rc, _ in doubt])
+            for (rc, c), v, q, first in zip(doubt, z, quality, lean):
                 closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit already leaned to the side the new one settles
-                if closer[1] and closer[2] == (out[rc][0] >= sum(band(self.models[rc].shift, c == black)) / 2):
+                if closer[1] and closer[2] == (first >= sum(band(self.models[rc].shift, c == black)) / 2):
                     out[rc] = closer
         return out
 
