@@ -5,7 +5,7 @@ A king is two stacked men (FPD 000 art. 3.1 d, FMJD 002 art. 3.5), told by its h
 half a square beyond the board's outline, over the frame. Calibration marks the frame's pixels that the empty board
 shows in a piece's colour (a dark frame reads as the black pieces' colour) as *static*, and the first look counts
 them as "no piece": a king's top over them takes from the king's fit and adds to the man's, the better model then
-fits it badly (on the dev seeds' still positions, 11, 13, 20-29: most of the white kings left "king unknown" for
+fits it badly (on the still positions of dev seeds 20, 22-25, 14 of the 16 white kings left "king unknown" for
 their fit's quality on the farthest rows stood on such an edge square), and a man's, whose top stays on the board,
 hardly changes. Here such a piece is fitted again by a reader of its own for which those pixels say nothing
 either way (``StackReader.frame_unseen``), its models' ideal gaps and scores measured on the same windows with the
@@ -14,9 +14,10 @@ perfect king +1); the first band, the calibrated start bias (:func:`vision.kings
 first look's quality floor judge it. It reads the second look's view (the light within the square,
 :mod:`vision.shading`), and like every look settles a piece only where two fits agree
 (:meth:`vision.kings.StackReader.read`); but on these squares the first fit is the one the frame pulled towards a
-man (a king there leaned to a man as often as not), so the side the piece must have leaned to is the one this
-look's reader fits on the first view (``Look.own_lean``). Squares whose king's silhouette covers fewer than
-``MIN_PIXELS`` static pixels are not its: the look would see little new.
+man (5 of those 16 kings leaned to a man; with the frame left out every one fitted above the band), so the side
+the piece must have leaned to is the one this look's reader fits on the first view (``Look.own_lean``). Squares
+whose king's silhouette covers fewer than ``MIN_PIXELS`` static pixels are not its: the look would see little
+new.
 """
 
 from __future__ import annotations
