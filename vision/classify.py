@@ -25,6 +25,7 @@ import numpy as np
 from rig.variants import Variant
 from vision.colour import CLIPPED, AddedWhite, features
 from vision.fine_look import FineLook
+from vision.frame_look import FrameLook
 from vision.glare_look import GlareField
 from vision.kings import Look, StackReader
 from vision.near_look import NearLook
@@ -140,6 +141,7 @@ class Classifier:
         self.stacks: StackReader | None = None
         self.fine_look: FineLook | None = None
         self.near_look: NearLook | None = None
+        self.frame_look: FrameLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -151,6 +153,7 @@ class Classifier:
             # the stack's last look at a doubtful black piece, at twice the resolution (vision.fine_look)
             self.fine_look = FineLook(maps, self.stacks, self._static_padded, appearance.fine_bias)
             self.near_look = NearLook(self.stacks)  # a doubtful white piece on the rows nearest the camera
+            self.frame_look = FrameLook(self.stacks, self._static_padded)  # a king's top over the frame
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
@@ -471,16 +474,17 @@ class Classifier:
         black = {rc for rc, c in pieces if c == BLACK}
         fine = self.fine_look
         if black and fine is not None:
-            # a doubtful black piece at twice the resolution (vision.fine_look), read from the picture as taken: not
-            # where glare reaches its window (its white brightens the top and the wall alike: a man under it, on the
-            # row nearest the camera, fitted as a king at that resolution)
+            # a doubtful black piece at twice the resolution (vision.fine_look), from the picture as taken: not where
+            # glare reaches its window (it brightens top and wall alike: a man under it was fitted as a king)
             looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
                               lambda rc: rc in black and fine.asks(rc) and not glared(rc), lambda: fine.reader))
         near = self.near_look
-        if near is not None:  # a doubtful white piece on the rows nearest the camera: the second look's view again,
-            # judged by its own band (vision.near_look); not where glare reaches it (the glare look's)
+        if near is not None:  # a white piece on the nearest rows, the second look's view by its own band (near_look)
             looks.append(Look(lambda doubt: shaded[0], lambda rc: rc not in black and near.asks(rc) and not glared(rc),
                               lambda: near.reader))
+        if (frame := self.frame_look) is not None and frame.covered:  # a king's top over the frame (vision.frame_look)
+            looks.append(Look(lambda doubt: shaded[0], lambda rc: frame.asks(rc) and not glared(rc),
+                              lambda: frame.reader, own_lean=True))
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()

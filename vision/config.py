@@ -95,6 +95,8 @@ class CameraConfig:
                          skin_squares=self.skin_squares, band_squares=self.band_squares)
         if clf.fine_look is not None and self.appearance.kings:
             _ = clf.fine_look.reader  # the finer look's templates drawn now (0.1-0.2 s), not on a picture
+        if clf.frame_look is not None and self.appearance.kings:
+            _ = clf.frame_look.reader  # the frame look's ideal windows measured now, not on a picture
         return clf
 
     def to_dict(self) -> dict:

@@ -78,6 +78,9 @@ class Look:
     #: gives the reader that fits and judges what this look sees (its own resolution, band and bias; its view
     #: carries no frame pixels to leave out), asked only when a piece is doubtful; None: the reader given the look
     reader: "Callable[[], StackReader] | None" = None
+    #: whether the side a piece leaned to is the one this look's reader fits on the first view (a look that corrects
+    #: what the first fit got wrong on its squares: :mod:`vision.frame_look`), not the first fit's
+    own_lean: bool = False
 
 
 def band(shift: float, black: bool, bands=BAND) -> tuple[float, float]:
@@ -183,6 +186,8 @@ class StackReader:
         self.bias = np.array(bias, np.float64)
         self.search, self.pad, self.rim, self.eroded = SEARCH * fine, PAD * fine, RIM * fine, ERODED * fine
         self.fine, self.bands, self.floor = fine, bands, floor
+        #: whether the frame pixels given as ``static`` say nothing (0) rather than "no piece" (-1) in a window
+        self.frame_unseen = False
         self.squares = list(squares)
         self.index = {rc: i for i, rc in enumerate(self.squares)}
         far = max(np.hypot(*(np.array(pose.seen_at(x, y, 2 * height)) - (x, y))) for x in (0, n) for y in (0, n))
@@ -327,10 +332,11 @@ class StackReader:
                 black: int | None = None) -> np.ndarray:
         """Observation windows (k, fft, fft, 2), the two channels of a complex window (see :meth:`_best`): the
         silhouette, +1 where the piece's colour shows, -1 elsewhere, 0 padding and where a neighbour of the same
-        colour may reach; ``pieces`` ((row, col), colour class) pairs; ``static`` the padded frame pixels to
-        leave out; and, with ``grey`` (the padded view's brightness, uint8), the brightness: each piece's own
-        pixels' brightness scaled to -1 (its wall) .. +1 (its top) by the ``TOP_PERCENTILES`` of the colour
-        (``black`` the black pieces' class), 0 off the piece (0 everywhere without ``grey``)."""
+        colour may reach; ``pieces`` ((row, col), colour class) pairs; ``static`` the padded frame pixels of a
+        piece's colour, counted as no piece (-1; 0 with ``frame_unseen``); and, with ``grey`` (the padded view's
+        brightness, uint8), the brightness: each piece's own pixels' brightness scaled to -1 (its wall) .. +1 (its
+        top) by the ``TOP_PERCENTILES`` of the colour (``black`` the black pieces' class), 0 off the piece (0
+        everywhere without ``grey``)."""
         s = self.size
         k = len(pieces)
         win = np.zeros((k, self.fft, self.fft, 2), np.float32)
@@ -342,9 +348,12 @@ class StackReader:
 
         on = cut(padded) == np.array([c for _, c in pieces], padded.dtype)[:, None, None]
         if static is not None:
-            on &= ~cut(static)
+            frame = cut(static)
+            on &= ~frame
         obs = win[:, :s, :s, 0]
         obs[...] = _SIGN.take(on.view(np.uint8))
+        if static is not None and self.frame_unseen:
+            obs[frame] = 0  # no evidence either way (vision.frame_look)
         for i, (rc, colour) in enumerate(pieces):
             sil = win[i].reshape(-1, 2)
             for other, cover in self._cover[rc]:
@@ -422,7 +431,7 @@ class StackReader:
         taken more closely there (:mod:`vision.shading`: the light within a square; :mod:`vision.glare_look`:
         glare's white off); those pieces alone (and of them, those the look's ``where`` names) are fitted again,
         judged the same way, and settled where the new fit is clear and on the side of the band's middle the
-        first one was."""
+        first one was (for a look with ``own_lean``, its own reader's fit of the first view)."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
@@ -433,12 +442,14 @@ class StackReader:
             if not doubt:
                 continue
             reader = self if look.reader is None else look.reader()
-            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt,
-                                     static if reader.fine == self.fine else None, black)
-            for (rc, c), v, q in zip(doubt, z, quality):
+            frame = static if reader.fine == self.fine else None
+            z, quality = reader.fits(*look.see([rc for rc, _ in doubt]), doubt, frame, black)
+            lean = (reader.fits(padded, grey, doubt, frame, black)[0] if look.own_lean
+                    else [out[rc][0] for rc, _ in doubt])
+            for (rc, c), v, q, first in zip(doubt, z, quality, lean):
                 closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit already leaned to the side the new one settles
-                if closer[1] and closer[2] == (out[rc][0] >= sum(band(self.models[rc].shift, c == black)) / 2):
+                if closer[1] and closer[2] == (first >= sum(band(self.models[rc].shift, c == black)) / 2):
                     out[rc] = closer
         return out
 
