@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.colour import CLIPPED, features
 from vision.errors import CameraConfigError
-from vision.stats import median, median_rows
+from vision.stats import median, median_runs
 
 __all__ = ["SkinCue", "BandCue", "ClippedCue", "EdgeWatch", "EDGE_SQUARES", "piece_reach"]
 
@@ -106,14 +106,15 @@ def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: Sequence
     sensor's top their brightest channel (red, on beige) clips first, the gain's red comes out too high and
     the frame beside them turns red (its hue by 0.05-0.06, a whole side at once), as a hand turns a few cells."""
     out = ref.copy()
-    ratios = None  # every cell's, computed once: the same values as a side's own (one division a cell)
-    for side in sides:
-        here = used_cells(side, use)
-        if len(here) >= TINT_CELLS:
-            if ratios is None:
-                ratios = (obs + 24.0) / (ref + 24.0)
-            ratio = median_rows(ratios[:, here])
-            out[:, side] = ref[:, side] * (ratio / ratio.mean())[:, None]
+    heres = [used_cells(side, use) for side in sides]
+    measured = [i for i, here in enumerate(heres) if len(here) >= TINT_CELLS]
+    if not measured:
+        return out
+    # every cell's ratio at once (the same values as a side's own), every side's medians in one partition
+    ratios = median_runs((obs + 24.0) / (ref + 24.0), [heres[i] for i in measured])
+    for j, i in enumerate(measured):
+        ratio = ratios[:, j]
+        out[:, sides[i]] = ref[:, sides[i]] * (ratio / ratio.mean())[:, None]
     return out
 
 
@@ -363,13 +364,18 @@ class EdgeWatch:
         channels = taken < CLIPPED - 8  # (3, cells): each channel's own (a clipped one is a bound: at least this)
         area = 0.0
         ref, prev = self._ref, self._prev
+        changed = None  # the cells changed against the reference
         if ref is not None and len(occupied ^ ref[1]) <= EDGE_MOVE and self._same_light(light, ref[2]):
-            moved = self._changed(cells, channels, occupied, ref)
-            area = self._blob(moved, near=True)
+            changed = self._changed(cells, channels, occupied, ref)
+            area = self._blob(changed, near=True)
         alone = not flagged and area > EDGE_SQUARES
         self._held = 0 if flagged else self._held
         if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
-            moved = self._changed(cells, channels, occupied, prev) | (prev[4] & ~fair)  # clipped anew
+            # the last picture is most often the reference itself (every agreeing hand-free picture becomes it):
+            # the cells changed against it are those just found
+            if prev is not ref or changed is None:
+                changed = self._changed(cells, channels, occupied, prev)
+            moved = changed | (prev[4] & ~fair)  # clipped anew
             agree = self._blob(moved, near=False) < EDGE_AGREE
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
@@ -397,10 +403,11 @@ class EdgeWatch:
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
         light = np.zeros_like(lum)  # each side's own light
-        for side in self._sides:
-            here = used_cells(side, fair)
-            if len(here):
-                light[side] = median(lum[here])
+        heres = [used_cells(side, fair) for side in self._sides]
+        seen = [i for i, here in enumerate(heres) if len(here)]
+        if seen:
+            for i, med in zip(seen, median_runs(lum[None], [heres[i] for i in seen])[0]):
+                light[self._sides[i]] = med
         lum -= light
         # light scales a colour and glare adds white: fit cells = k ref + w; what is left is no light
         srr = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
@@ -413,10 +420,9 @@ class EdgeWatch:
         # every cell of a side at once (a dark frame: 2-5 levels, 0.05-0.08 of its cells' brightness); a cell
         # changed by what it shows beyond ``EDGE_NOISE`` times its side's median
         floor = np.zeros_like(left)
-        for side in self._sides:
-            here = used_cells(side, fair)
-            if len(here):
-                floor[side] = EDGE_NOISE * median(left[here])
+        if seen:
+            for i, med in zip(seen, median_runs(left[None], [heres[i] for i in seen])[0]):
+                floor[self._sides[i]] = EDGE_NOISE * med
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
         moved = fair & ((np.abs(lum) > EDGE_LUM) | (rest > EDGE_HUE))
         moved |= self._clipped_anew(cells, a, channels, ref[3], light)
