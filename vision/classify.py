@@ -375,20 +375,21 @@ class Classifier:
         occluded = (area > self.occluded_squares or dark_on_light > self.dark_on_light or dark_inside > DARK_INSIDE
                     or hands >= self.hand_squares or skin > self.skin_squares or covered or arm or warm > WARM_SQUARES)
         votes = np.stack([(cells == k).sum(-1) for k in (DARK, WHITE, BLACK)], axis=-1)
+        counts = votes.tolist()  # Python ints: the squares' loops below index no numpy scalar
         # the frame at the board's edge against the last hand-free picture: a hand reaching in (its pixels before
         # the glare's white is taken off pieces below)
         edge = 0.0
         if self.edge is not None:
-            occupied = frozenset((sq, bool(votes[row, col, 1] >= votes[row, col, 2]))  # (square, white)
+            occupied = frozenset((sq, counts[row][col][1] >= counts[row][col][2])  # (square, white)
                                  for (row, col), sq in self.square_at.items()
-                                 if votes[row, col, 0] < votes[row, col, 1] + votes[row, col, 2])
+                                 if counts[row][col][0] < counts[row][col][1] + counts[row][col][2])
             edge = self.edge.watch(corrected, full, occupied, self._light_log, occluded)
             occluded = occluded or edge > EDGE_SQUARES
         squares: dict[int, str] = {}
         confidence: dict[int, float] = {}
         pieces: list[tuple[tuple[int, int], int]] = []
         for (row, col), sq in self.square_at.items():
-            d, w, b = (int(x) for x in votes[row, col])
+            d, w, b = counts[row][col]
             total = max(1, d + w + b)
             if d >= w + b:
                 confidence[sq] = d / total
