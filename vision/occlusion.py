@@ -18,17 +18,27 @@ A pixel with a channel at the sensor's top says nothing: clipping turns a hue.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import cv2
 import numpy as np
 
 from vision.colour import CLIPPED, features
 from vision.errors import CameraConfigError
-from vision.stats import median, median_rows
+from vision.stats import median, median_runs
 
 __all__ = ["SkinCue", "BandCue", "ClippedCue", "EdgeWatch", "EDGE_SQUARES", "piece_reach"]
 
 STEP = 2        # the cue works on a view of half the resolution (px / 2 pixels a square)
 INSET = 0.125   # of a square's side, its edge left out (misregistration, blur into the dark square)
+
+
+def channel_max(image: np.ndarray) -> np.ndarray:
+    """Each pixel's greatest channel of a 3-channel uint8 picture (``image.max(-1)``): numpy's reduction over a
+    last axis of 3 walks it one pixel at a time (about 2 ms on a 10x10 board's half-resolution view under load),
+    OpenCV's per-channel maximum does it in one pass a channel."""
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
 
 
 class SkinCue:
@@ -64,7 +74,7 @@ class SkinCue:
         d = (b + gr + r) * np.float32(1 / 3) + np.float32(25.0)
         # the chroma of :func:`vision.colour.features`, (r - g) / d and (r + g - 2 b) / 2 d, across the square's
         towards_red = ((r - gr) * self._across[..., 0] + (r + gr - 2 * b) * self._half_across1) / d
-        fair = cv2.erode(raw.max(-1), self._small) < CLIPPED  # as the sensor took it, before the gain
+        fair = cv2.erode(channel_max(raw), self._small) < CLIPPED  # as the sensor took it, before the gain
         hit = (self._mask & fair & (towards_red > self.turn)).astype(np.uint8)
         hit = cv2.morphologyEx(hit, cv2.MORPH_OPEN, self._kernel)
         return float(hit.sum()) / (self.q * self.q)
@@ -78,8 +88,17 @@ BAND_HUE = 0.05  # colour left, over brightness, when the light's scale and glar
 
 TINT_CELLS = 8  # cells of a side, unclipped, that measure its own tint
 
+Side = np.ndarray | slice  # a side's cells: their indices, or one run of them (EdgeWatch keeps each side's together)
 
-def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: list[np.ndarray]) -> np.ndarray:
+
+def used_cells(side: Side, use: np.ndarray) -> np.ndarray:
+    """The indices of ``side``'s cells that ``use`` marks."""
+    if isinstance(side, slice):
+        return np.flatnonzero(use[side]) + side.start
+    return side[use[side]]
+
+
+def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: Sequence[Side]) -> np.ndarray:
     """The reference colours ``ref`` (3, cells) brought to each side's own tint: each channel scaled by the
     median, over the side's cells in ``use``, of the observed ``obs`` over the reference (a hand covers a few
     of a side's cells, never most). The light's gain, measured on the light squares, brings the frame
@@ -87,11 +106,15 @@ def side_tint(obs: np.ndarray, ref: np.ndarray, use: np.ndarray, sides: list[np.
     sensor's top their brightest channel (red, on beige) clips first, the gain's red comes out too high and
     the frame beside them turns red (its hue by 0.05-0.06, a whole side at once), as a hand turns a few cells."""
     out = ref.copy()
-    for side in sides:
-        here = side[use[side]]
-        if len(here) >= TINT_CELLS:
-            ratio = median_rows((obs[:, here] + 24.0) / (ref[:, here] + 24.0))
-            out[:, side] = ref[:, side] * (ratio / ratio.mean())[:, None]
+    heres = [used_cells(side, use) for side in sides]
+    measured = [i for i, here in enumerate(heres) if len(here) >= TINT_CELLS]
+    if not measured:
+        return out
+    # every cell's ratio at once (the same values as a side's own), every side's medians in one partition
+    ratios = median_runs((obs + 24.0) / (ref + 24.0), [heres[i] for i in measured])
+    for j, i in enumerate(measured):
+        ratio = ratios[:, j]
+        out[:, sides[i]] = ref[:, sides[i]] * (ratio / ratio.mean())[:, None]
     return out
 
 
@@ -296,10 +319,15 @@ class EdgeWatch:
         away = np.stack([k - yy, yy - (h - k - 1), k - xx, xx - (h - k - 1)])
         depth = away.max(0)  # cells beyond the outline (Chebyshev), 1 = the cell beside it
         ring = depth >= 1
-        self._idx = np.flatnonzero(ring)  # the cells watched, as flat indices of the cell grid
+        idx = np.flatnonzero(ring)  # the cells watched, as flat indices of the cell grid
         self._near = ((depth <= EDGE_NEAR) & ring).ravel()
-        side = away.argmax(0).ravel()[self._idx]
-        self._sides = [np.flatnonzero(side == s) for s in range(4)]
+        side = away.argmax(0).ravel()[idx]
+        # the cells side by side, each side's one run: a side's cells are then a view, not a gather (which cell
+        # comes first within a side changes nothing: medians, and each cell's own arithmetic)
+        order = np.argsort(side, kind="stable")
+        self._idx = idx[order]
+        ends = np.concatenate([[0], np.cumsum(np.bincount(side, minlength=4))])
+        self._sides: list[Side] = [slice(int(ends[s]), int(ends[s + 1])) for s in range(4)]
         self._reach = {}
         for sq, m in reach.items():
             cover = (cv2.resize(m.astype(np.uint8), (h, h), interpolation=cv2.INTER_AREA) > 0).ravel()[self._idx]
@@ -327,21 +355,27 @@ class EdgeWatch:
         ``occupied`` holds (square, colour) pairs: a piece of the other colour on a square is a change of it."""
         h = self.size
         small = cv2.blur(cv2.resize(corrected, (h, h), interpolation=cv2.INTER_AREA).astype(np.float32), (3, 3))
-        cells = small.reshape(-1, 3)[self._idx].T  # (3, cells): b, g, r
-        taken = cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].T  # as taken
+        # (3, cells): b, g, r, each channel's cells in one run (numpy walks a channel's row, not strided pixels)
+        cells = np.ascontiguousarray(small.reshape(-1, 3)[self._idx].T)
+        taken = np.ascontiguousarray(cv2.resize(raw, (h, h), interpolation=cv2.INTER_AREA).reshape(-1, 3)[self._idx].T)
         top = taken.max(0)
         fair = top < CLIPPED - 8  # no pixel of the cell near the sensor's top (a mean under it by a margin)
         dim = top < CLIPPED - 40  # far under it: a cell that clips in the next picture changed
         channels = taken < CLIPPED - 8  # (3, cells): each channel's own (a clipped one is a bound: at least this)
         area = 0.0
         ref, prev = self._ref, self._prev
+        changed = None  # the cells changed against the reference
         if ref is not None and len(occupied ^ ref[1]) <= EDGE_MOVE and self._same_light(light, ref[2]):
-            moved = self._changed(cells, channels, occupied, ref)
-            area = self._blob(moved, near=True)
+            changed = self._changed(cells, channels, occupied, ref)
+            area = self._blob(changed, near=True)
         alone = not flagged and area > EDGE_SQUARES
         self._held = 0 if flagged else self._held
         if prev is not None and not flagged and occupied == prev[1]:  # (another cue's hand is never the reference)
-            moved = self._changed(cells, channels, occupied, prev) | (prev[4] & ~fair)  # clipped anew
+            # the last picture is most often the reference itself (every agreeing hand-free picture becomes it):
+            # the cells changed against it are those just found
+            if prev is not ref or changed is None:
+                changed = self._changed(cells, channels, occupied, prev)
+            moved = changed | (prev[4] & ~fair)  # clipped anew
             agree = self._blob(moved, near=False) < EDGE_AGREE
             self._held = self._held + 1 if agree and alone else 0
             if agree and (not alone or self._held >= EDGE_HOLD):
@@ -369,10 +403,11 @@ class EdgeWatch:
         so, sr = cells[0] + cells[1] + cells[2], a[0] + a[1] + a[2]
         lum = np.log((so + 24.0) / (sr + 24.0))
         light = np.zeros_like(lum)  # each side's own light
-        for side in self._sides:
-            here = side[fair[side]]
-            if len(here):
-                light[side] = median(lum[here])
+        heres = [used_cells(side, fair) for side in self._sides]
+        seen = [i for i, here in enumerate(heres) if len(here)]
+        if seen:
+            for i, med in zip(seen, median_runs(lum[None], [heres[i] for i in seen])[0]):
+                light[self._sides[i]] = med
         lum -= light
         # light scales a colour and glare adds white: fit cells = k ref + w; what is left is no light
         srr = a[0] * a[0] + a[1] * a[1] + a[2] * a[2]
@@ -385,10 +420,9 @@ class EdgeWatch:
         # every cell of a side at once (a dark frame: 2-5 levels, 0.05-0.08 of its cells' brightness); a cell
         # changed by what it shows beyond ``EDGE_NOISE`` times its side's median
         floor = np.zeros_like(left)
-        for side in self._sides:
-            here = side[fair[side]]
-            if len(here):
-                floor[side] = EDGE_NOISE * median(left[here])
+        if seen:
+            for i, med in zip(seen, median_runs(left[None], [heres[i] for i in seen])[0]):
+                floor[self._sides[i]] = EDGE_NOISE * med
         rest = np.maximum(left - floor, 0.0) / (so / 3 + 25.0)
         moved = fair & ((np.abs(lum) > EDGE_LUM) | (rest > EDGE_HUE))
         moved |= self._clipped_anew(cells, a, channels, ref[3], light)
