@@ -49,3 +49,20 @@ def test_stuck_closed_landing_then_captured_international_no_clock_game_21(healt
     assert got[22:26] == ["33-28", "17-21", "26x17", "11x33"]
     assert _standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_captured_piece_then_landing_at_the_press_international_clock_game_21(health):
+    """Game 21, with a clock: 21 sticks closed under black's 17-21, and white's 26x17 reads with the piece on 21
+    left standing (`capture-not-removed`: its removal unseen). Twelve plies later black lifts 16 for 16-21, whose
+    landing on the stuck 21 shows nothing, and presses: read with the piece standing, the turn was `?(-16)` and
+    `illegal-move`. The press ends the move (FPD 000 art. 6.2a: no piece still in his hand), and with the
+    captured piece removed every turn since and this one read as one legal move, 16-21 landing on the square
+    read closed: the capture is read again complete and 21 named `stuck-closed` (stuckcapture.py)."""
+    s, r, square = midgame_case("international", 21, 24, "stuck-closed", True, health, plies=42)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[24] == "26x17" and got[37:39] == ["16-21", "31x22"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
+    assert [o.type for o in r.observations if 21 in o.squares] == ["capture-not-removed"]
