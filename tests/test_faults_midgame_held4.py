@@ -66,3 +66,23 @@ def test_stuck_closed_captured_piece_then_landing_at_the_press_international_clo
     assert _standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
     assert [o.type for o in r.observations if 21 in o.squares] == ["capture-not-removed"]
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("clock", [True, False], ids=["clock", "no_clock"])
+@pytest.mark.parametrize("case", ["stuck-closed", "stuck-closed-recovering-8"])
+def test_stuck_closed_captured_piece_then_landing_international_game_13(health, clock, case):
+    """Game 13, both clock modes: 23 sticks closed under black's 19-23, white's 28x19 reads with the piece on 23
+    left standing (`capture-not-removed`); four plies later black's 18-23 lands on the stuck 23 and shows only
+    the lift of 18. It was read 18-22 onto a switch "dead" under 22 (unseen.py ``_dead_landing`` without a clock,
+    faults.py ``_fault_plan`` at the press), then `capture-incomplete` and `position-lost` or a cascade of
+    `capture-not-taken`. The turn is over (the press; without a clock white lifting with 18 still off) and, the
+    captured piece removed, 18-23 lands on the square read closed: the capture is read again complete and 23 named
+    `stuck-closed` (stuckcapture.py) before any new fault."""
+    s, r, square = midgame_case("international", 13, 24, case, clock, health, plies=40)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[23:28] == ["19-23", "28x19", "24x13", "37-32", "18-23"]
+    assert _standing(r) == []
+    assert (23, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults] and square == 23
+    assert all(f.kind != "dead" for f in r.sensor_faults)

@@ -257,14 +257,14 @@ class ChainReread:
         return [first] + [r for r in live if r.ply > first.ply]
 
     def _reread_turn(self, t: float, occ: frozenset[int] | None = None, committing: bool = False,
-                     lifted: int | None = None, pressed: bool = False) -> tuple[Explanation, frozenset[int]] | None:
+                     lifted: int | None = None) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move under the moves read: when taking an open reading the other
         way makes it one (:func:`reread_chain`), the moves from that reading on are read again (withdrawn
         from the record without a take-back, an observation says so) and the turn's move is returned, its
         segment now starting from the position they give, with the occupancy after it (masked squares as it
         leaves them). None otherwise (nothing changed). ``committing``: called by the commit of the turn (a
         held press or a cut segment is its own); ``lifted``: an opponent's piece being lifted, which may be
-        one the move captured; ``pressed``: the mover's press, its magnet wait over, ends the turn."""
+        one the move captured."""
         if not self._open_readings or not committing and (self._split is not None or self._held is not None):
             return None
         occ = self._occ if occ is None else occ
@@ -278,7 +278,7 @@ class ChainReread:
             return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return self._reread_standing(t, occ, lifted, committing, pressed) or self._stuck_landing(t, occ, lifted) \
+            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
                 or self._landed_on_cleared(t, occ) \
                 or self._standing_recovered(t, occ, lifted, committing)    # landedcapture.py, recovery.py
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)

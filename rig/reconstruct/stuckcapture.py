@@ -110,12 +110,13 @@ class StandingReread:
         return False
 
     def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None, committing: bool,
-                         pressed: bool = False) -> tuple[Explanation, frozenset[int]] | None:
+                         over: bool = False) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move: when a capture whose piece was read as left standing, its
         square unchanged since, makes every turn after it one legal move read with the piece removed and its
         switch stuck closed, and the current turn one too, the capture and the moves after it are read so
-        (see the module docstring). ``pressed``: the mover's press ends the turn. The turn's move and the
-        occupancy after it; None otherwise."""
+        (see the module docstring). ``over``: the turn is known over (the mover's press; without a clock, his
+        opponent lifting after the mover's piece stayed off). The turn's move and the occupancy after it; None
+        otherwise."""
         plies = self._plies
         n = len(plies)
         stale = [r for r in self._open_readings if r.standing and (
@@ -125,7 +126,7 @@ class StandingReread:
         for r in reversed([r for r in self._open_readings if r.standing]):
             if r.ply >= n:
                 continue
-            found = self._standing_chain(r, occ, lifted, pressed)
+            found = self._standing_chain(r, occ, lifted, over)
             if found is None:
                 continue
             steps, board, cur, current = found
@@ -138,17 +139,26 @@ class StandingReread:
             return current, (occ - masked) | (_after(cur, current.move) & masked)
         return None
 
-    def _standing_chain(self, r: OpenReading, occ: frozenset[int], lifted: int | None, pressed: bool = False) -> Any:
+    def _standing_landed(self, t: float) -> tuple[Explanation, frozenset[int]] | None:
+        """At the mover's press (its magnet wait done), the board showing no move of his: a move landing on the
+        square of a captured piece read standing, every turn since read with that piece removed, is read before
+        a new faulty switch (:meth:`_reread_standing`, the turn over: the press ends the move)."""
+        if not self._open_readings or self._split is not None or self._held is not None:
+            return None
+        return self._reread_standing(t, self._occ, None, False, True)
+
+    def _standing_chain(self, r: OpenReading, occ: frozenset[int], lifted: int | None, over: bool = False) -> Any:
         """The capture of ``r`` and the turns after it read with its standing pieces removed (their switches
-        stuck closed), the current turn's move last; None when one of them does not read so. At the mover's
-        press (``pressed``) the turn may also be a move landing on that square that shows no move at all with the
-        piece standing: the press ends the move (FPD 000 art. 6.2a), so no piece is still in his hand."""
+        stuck closed), the current turn's move last; None when one of them does not read so. A turn known
+        over (``over``: the press ends the move, FPD 000 art. 6.2a; no player keeps a piece in his hand while his
+        opponent moves on) may also be a move landing on that square that shows no move at all with the piece
+        standing: no piece is still in the hand, so its landing is no longer "not yet seen"."""
         own = self._explain(occ)
         gone = r.gone
         if gone and own is not None and own.legal and own.exact:
             return None
         whole = own is not None and own.exact and own.kind is not None
-        if not gone and not whole and (not pressed or own is not None and own.legal and own.exact):
+        if not gone and not whole and (not over or own is not None and own.legal and own.exact):
             return None                   # the turn must be a whole move the piece standing alone makes irregular
         plies = self._plies
         capture = plies[r.ply]
@@ -188,10 +198,10 @@ class StandingReread:
         if gone and current.move.origin not in squares:
             return None                   # only the piece moving from there, with no lift, shows it stood there
         touched = squares & {current.move.origin, current.move.destination, *current.move.captured}
-        if not gone and touched and not (pressed and touched == {current.move.destination}):
+        if not gone and touched and not (over and touched == {current.move.destination}):
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
         if not gone and not whole and current.move.destination not in squares:
-            return None                   # at the press, only a landing on the square read stuck
+            return None                   # a turn over: only a landing on the square read stuck
         return [(move, _after(r.occ0, move))] + steps, board, cur, current
 
     def _cleared_later(self, capture: Any, i: int, occ: frozenset[int]) -> bool:
