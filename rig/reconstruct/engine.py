@@ -43,6 +43,7 @@ from rig.board import Board
 from rig.pdn import GameRecord
 from rig.reconstruct.arbiter import ArbiterDecisions
 from rig.reconstruct.certainty import Certainty
+from rig.reconstruct.closedfirst import ClosedFirst
 from rig.reconstruct.commit import CommitPolicy
 from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
@@ -86,7 +87,7 @@ __all__ = ["Reconstructor"]
 
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
-                    FaultHandling, LastClosing, Certainty):
+                    FaultHandling, LastClosing, ClosedFirst, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026

@@ -148,16 +148,18 @@ class ClockPresses:
             return
         else:
             plan = self._plan(self._occ, faults=False)
+            occ_after = None
             if plan is None:
                 if not after and self._magnet_wait(ev):
                     return
-                plan = self._fault_plan(self._occ, None)
+                # the press ends the move: a landing on a captured piece's square read standing (stuckcapture.py)
+                plan, occ_after = self._standing_landed(at) or (self._fault_plan(self._occ, None), None)
                 if plan is None and self._ending and id(ev) in self._waited:
                     plan = self._last_press_plan(at, white)
             elif not after and (self._landing_wait(ev) or self._destination_wait(ev, plan)):
                 return
             if plan is not None:
-                self._commit_plan(plan, at, f"{ev.side} pressed the clock")
+                self._commit_plan(plan, at, f"{ev.side} pressed the clock", occ_after)
             elif after:
                 self._note(t, f"{ev.side}'s press came late and the board shows no move of his: left to what "
                               "follows")

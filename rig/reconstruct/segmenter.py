@@ -284,8 +284,9 @@ class Segmenter:
                         self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif self._split_reread(t, square):
                     seg = self._seg       # the mover's move read the other way, the opponent's then (chainread.py)
-                elif self._dead_landing(c):
-                    seg = self._seg       # the opponent's piece went to a dead switch: c begins the next move
+                elif self._dead_landing(c) or self._landing_closed_first(c):
+                    seg = self._seg       # the opponent's piece went to a dead switch, or to one that stuck
+                    #                       closed before his lift (closedfirst.py): c begins the next move
                 elif self._interleaved(t, occ_before):
                     seg = self._seg       # the reply's lift read during the mover's move: c begins his next
                 else:

@@ -109,12 +109,14 @@ class StandingReread:
                     return True
         return False
 
-    def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None,
-                         committing: bool) -> tuple[Explanation, frozenset[int]] | None:
+    def _reread_standing(self, t: float, occ: frozenset[int], lifted: int | None, committing: bool,
+                         over: bool = False) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move: when a capture whose piece was read as left standing, its
         square unchanged since, makes every turn after it one legal move read with the piece removed and its
         switch stuck closed, and the current turn one too, the capture and the moves after it are read so
-        (see the module docstring). The turn's move and the occupancy after it; None otherwise."""
+        (see the module docstring). ``over``: the turn is known over (the mover's press; without a clock, his
+        opponent lifting after the mover's piece stayed off). The turn's move and the occupancy after it; None
+        otherwise."""
         plies = self._plies
         n = len(plies)
         stale = [r for r in self._open_readings if r.standing and (
@@ -124,7 +126,7 @@ class StandingReread:
         for r in reversed([r for r in self._open_readings if r.standing]):
             if r.ply >= n:
                 continue
-            found = self._standing_chain(r, occ, lifted)
+            found = self._standing_chain(r, occ, lifted, over)
             if found is None:
                 continue
             steps, board, cur, current = found
@@ -137,14 +139,26 @@ class StandingReread:
             return current, (occ - masked) | (_after(cur, current.move) & masked)
         return None
 
-    def _standing_chain(self, r: OpenReading, occ: frozenset[int], lifted: int | None) -> Any:
+    def _standing_landed(self, t: float) -> tuple[Explanation, frozenset[int]] | None:
+        """At the mover's press (its magnet wait done), the board showing no move of his: a move landing on the
+        square of a captured piece read standing, every turn since read with that piece removed, is read before
+        a new faulty switch (:meth:`_reread_standing`, the turn over: the press ends the move)."""
+        if not self._open_readings or self._split is not None or self._held is not None:
+            return None
+        return self._reread_standing(t, self._occ, None, False, True)
+
+    def _standing_chain(self, r: OpenReading, occ: frozenset[int], lifted: int | None, over: bool = False) -> Any:
         """The capture of ``r`` and the turns after it read with its standing pieces removed (their switches
-        stuck closed), the current turn's move last; None when one of them does not read so."""
+        stuck closed), the current turn's move last; None when one of them does not read so. A turn known
+        over (``over``: the press ends the move, FPD 000 art. 6.2a; no player keeps a piece in his hand while his
+        opponent moves on) may also be a move landing on that square that shows no move at all with the piece
+        standing: no piece is still in the hand, so its landing is no longer "not yet seen"."""
         own = self._explain(occ)
         gone = r.gone
         if gone and own is not None and own.legal and own.exact:
             return None
-        if not gone and (own is None or not own.exact or own.kind is None):
+        whole = own is not None and own.exact and own.kind is not None
+        if not gone and not whole and (not over or own is not None and own.legal and own.exact):
             return None                   # the turn must be a whole move the piece standing alone makes irregular
         plies = self._plies
         capture = plies[r.ply]
@@ -183,8 +197,11 @@ class StandingReread:
             return None
         if gone and current.move.origin not in squares:
             return None                   # only the piece moving from there, with no lift, shows it stood there
-        if not gone and squares & {current.move.origin, current.move.destination, *current.move.captured}:
+        touched = squares & {current.move.origin, current.move.destination, *current.move.captured}
+        if not gone and touched and not (over and touched == {current.move.destination}):
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
+        if not gone and not whole and current.move.destination not in squares:
+            return None                   # a turn over: only a landing on the square read stuck
         return [(move, _after(r.occ0, move))] + steps, board, cur, current
 
     def _cleared_later(self, capture: Any, i: int, occ: frozenset[int]) -> bool:

@@ -299,6 +299,10 @@ class UnseenReplies:
         self._split = None
         self._cut(split.index, split.t, plan, split.occ, f"{'black' if mover else 'white'} lifted "
                                                         f"{name(split.square)}: his move starts")
+        if self._open_readings and (reread := self._reread_standing(c.t, occ, None, False, True)) is not None:
+            # a captured piece read standing, its switch stuck: the piece went there (stuckcapture.py)
+            self._commit(reread[0], c.t, f"{SIDE[mover]} lifted {name(c.square)} after the reply", occ_after=reread[1])
+            return True
         dest = move.destination
         self._fault(dest, "dead", split.t, f"{name(split.square)} was lifted and put down nowhere the switches "
                                            f"see; the next move began: only {name(dest)} explains it, and its "
