@@ -1,0 +1,38 @@
+"""Failing switches, issue 9 (branch faults12b): misses of bench/bench_faults.py --midgame --games 24 on plies 12 18
+24 30. Each test builds the bench's session (its seed and fault, tests/simulate_helpers.py ``midgame_case``), cut a
+few plies after the fault, and reads it in both modes: the moves exact, no player irregularity standing."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulate_helpers import midgame_case
+from tests.test_faults_matrix import MODES
+
+
+def _moves(r) -> list[str]:
+    return [m.move_text for m in r.moves if not m.withdrawn]
+
+
+def _standing(r) -> list:
+    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
+
+
+def _faults(r) -> list[tuple[int, str]]:
+    return [(f.square, f.kind) for f in r.sensor_faults if f.current]
+
+
+@pytest.mark.parametrize("case", ["stuck-closed", "stuck-closed-recovering-8"])
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_international_no_clock_game_1_reply_onto_the_other_square_of_a_stuck_pair(health, case):
+    """Game 1, without a clock: white's 39-33 shows only its landing (39 stuck), read from a stuck origin, 38 or 39
+    (an observation, 38-33 read). Black's 7-12, then white lifts 44 for 44-39 onto the stuck 39 (no landing seen)
+    and black lifts 12 again: under 38-33 no move of 44 explains that (39 holds a piece), with 39-33 read the reply
+    lands on the masked 39 (splitreply.py). Was `position-lost` at white's 8th move and nothing read after it."""
+    s, r, square = midgame_case("international", 1, 12, case, False, health, plies=24)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[12:16] == ["39-33", "7-12", "44-39", "12-18"]
+    assert _standing(r) == []
+    if case == "stuck-closed":
+        assert _faults(r) == [(square, "stuck-closed")] == [(39, "stuck-closed")]
