@@ -36,3 +36,19 @@ def test_stuck_closed_international_no_clock_game_1_reply_onto_the_other_square_
     assert _standing(r) == []
     if case == "stuck-closed":
         assert _faults(r) == [(square, "stuck-closed")] == [(39, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_brazilian_no_clock_game_0_capture_onto_the_dead_square_then_the_reply(health):
+    """Brazilian game 0, without a clock: c3's switch dies, white's a5xc3 shows the lift of a5 and the removal of b4
+    but no landing, then black plays e7-d6 and the board stands still. Both colours gone and no move explains it:
+    was `position-lost` at white's 13th move. Read in order, the capture is exact with c3 occupied and black's reply
+    exact after it, begun `touch_s` after the removal: no player keeps his capturing piece in the hand while his
+    opponent moves on, so c3 is `dead` (masked occupied) and both moves are read (unseen.py
+    ``_dead_landing_taken``)."""
+    s, r, square = midgame_case("brazilian", 0, 24, "dead", False, health, plies=30)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[23:26] == ["d6xb4", "a5xc3", "e7-d6"]
+    assert _standing(r) == []
+    assert _faults(r) == [(square, "dead")] == [(22, "dead")]
