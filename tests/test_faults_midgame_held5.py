@@ -52,3 +52,21 @@ def test_dead_brazilian_no_clock_game_0_capture_onto_the_dead_square_then_the_re
     assert got[23:26] == ["d6xb4", "a5xc3", "e7-d6"]
     assert _standing(r) == []
     assert _faults(r) == [(square, "dead")] == [(22, "dead")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_international_no_clock_game_18_twin_opens_while_a_removal_is_pending(health):
+    """Game 18, without a clock: 41 sticks and white's 41-37 is read 42-37 (42 or 41 stuck, an observation). Eight
+    plies later, 41's switch works again and opens 0.3 s after white's 34x25 took 30 off, 85 ms before black lifts
+    5 for 5-10. The opening is held until the next change tells (recovery.py ``_settle_twin``), but that change,
+    black's lift, is the one that tells the removal of 30 from black lifting his own captured piece: the split was
+    still open, the re-read could not commit 34x25, and 41 was read lifted (`own-piece-removed`, then
+    `position-lost` thirty moves later). The opening is now settled at the change after: 5-10's landing is no move
+    of a piece from 41, so 42-37 is re-read 41-37 and 41's switch recovered at its opening."""
+    s, r, square = midgame_case("international", 18, 24, "stuck-closed-recovering-8", False, health, plies=36)
+    got = _moves(r)
+    assert got == s.expected_moves
+    assert got[24] == "41-37" and got[30:32] == ["34x25", "5-10"]
+    assert _standing(r) == []
+    assert [(f.square, f.kind, f.until is not None) for f in r.sensor_faults if not f.withdrawn] \
+        == [(square, "stuck-closed", True)] == [(41, "stuck-closed", True)]
