@@ -65,6 +65,7 @@ from rig.reconstruct.record import RecordBuilder, game_record, report
 from rig.reconstruct.segmenter import Segmenter
 from rig.reconstruct.turnside import TurnSide
 from rig.reconstruct.settings import Settings
+from rig.reconstruct.splitreply import SplitReply
 from rig.reconstruct.state import (
     PLAY,
     SETUP,
@@ -87,7 +88,7 @@ __all__ = ["Reconstructor"]
 
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
-                    FaultHandling, LastClosing, ClosedFirst, Certainty):
+                    FaultHandling, LastClosing, ClosedFirst, SplitReply, Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026

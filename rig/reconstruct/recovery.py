@@ -212,6 +212,10 @@ class SwitchRecovery:
         on = (occupied - pending.before) - masked
         if not on and not (pending.before - occupied) - masked:
             return
+        split = self._split
+        if split is not None and isinstance(split.plan, Explanation) and split.square in split.plan.standing \
+                and not self._piece_lands(square, on, (pending.before - occupied) - masked):
+            return      # a capture's last removal or the opponent's first lift, told by this change: the next tells
         self._opening = None
         if not self._piece_lands(square, on, (pending.before - occupied) - masked) \
                 and self._pending_other_way(t, pending.t, pending.twin, square):

@@ -287,6 +287,8 @@ class Segmenter:
                 elif self._dead_landing(c) or self._landing_closed_first(c):
                     seg = self._seg       # the opponent's piece went to a dead switch, or to one that stuck
                     #                       closed before his lift (closedfirst.py): c begins the next move
+                elif self._split_chain(c):
+                    seg = self._seg       # the reply landed where a stuck pair was read: that pair read the other way
                 elif self._interleaved(t, occ_before):
                     seg = self._seg       # the reply's lift read during the mover's move: c begins his next
                 else:
@@ -313,7 +315,8 @@ class Segmenter:
                 self._split = PendingSplit(len(seg.changes), t, plan, occ | {square}, square)
         elif (up and self._split is not None and isinstance(self._split.plan, Explanation)
               and square == self._split.plan.move.destination
-              and not any(r.ply == len(self._plies) for r in self._open_readings) and self._dead_landing(c)):
+              and not any(r.ply == len(self._plies) for r in self._open_readings)
+              and (self._dead_landing(c) or self._split_chain(c))):
             # without a clock, the mover lifts the piece he played again while the opponent's lifted piece
             # stayed off: it went to a dead switch (unseen.py); this lift begins the mover's next move (not
             # while the mover's move is one of two readings: read the other way, the opponent's piece may be

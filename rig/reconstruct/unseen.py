@@ -16,7 +16,7 @@
   landing; the mover lifting again shows the reply was over (:meth:`UnseenReplies._dead_landing`).
 - Without a clock, a switch dead under the mover's landing that the reply captures at once shows neither: the
   still board reads as the mover's move one square short and a legal reply taking the piece on that square
-  (:meth:`UnseenReplies._dead_landing_taken`).
+  (:meth:`UnseenReplies._dead_landing_taken`); a capture's landing there with any legal reply after it, the same.
 - Lifts read out of the game's order (a switch dying under a piece during the other side's move) are
   interleave.py's.
 
@@ -323,7 +323,10 @@ class UnseenReplies:
         the turn, then a legal reply, exact, that captures the piece on that square: a switch dead under it
         shows neither the landing nor the removal (19x30 over 24 onto a dead 30, then 35x24 over 30). No
         player leaves a piece in the air while his opponent captures it: the square is ``dead`` (masked), both
-        moves are read. Only where one reading fits; True when committed."""
+        moves are read. The same where the mover's move is a capture (its removals seen, so it was over) and the
+        reply, begun ``touch_s`` or more after them, leaves the piece there (a5xc3 over b4 onto a dead c3, then
+        e7-d6): no player keeps the capturing piece in his hand while his opponent moves on; masked occupied.
+        Only where one reading fits; True when committed."""
         seg = self._seg
         if self._clock_mode or self._held is not None or self._split is not None or self._diode_trouble() \
                 or len(seg.changes) < 3:
@@ -348,17 +351,27 @@ class UnseenReplies:
                 second = explain(after, before, occ, index=self._index(after))
                 if second is not None and second.legal and second.exact and x in second.move.captured:
                     found.append((k, x, first, second, before))
+                elif first.move.captured and changes[k + 1].t - head_last.t >= self.settings.touch_s:
+                    # a capture's landing: the reply leaves the piece there (a5xc3 onto a dead c3, then e7-d6)
+                    second = explain(after, before, occ | {x}, index=self._index(after))
+                    if second is not None and second.legal and second.exact and x not in second.move.path:
+                        found.append((k, x, first, second, before))
         if len({(f[1], f[2].move.key, f[3].move.key) for f in found}) != 1:
             return False
         k, x, first, second, before = found[-1]
         name = self.variant.square_name
         mover = self.board.turn
+        taken = x in second.move.captured
         self._fault(x, "dead", changes[k].t, f"{name(first.move.origin)} left and nothing came down; the reply "
-                                             f"{second.move.text(name=name)} takes the piece on {name(x)}: its "
-                                             "switch showed neither the landing nor the removal", False)
+                                             f"{second.move.text(name=name)} "
+                                             + (f"takes the piece on {name(x)}: its switch showed neither the landing "
+                                                "nor the removal" if taken else
+                                                f"followed: the piece is on {name(x)}, whose switch did not close"),
+                    not taken)
         self._cut(k + 1, changes[k].t, first, before, f"{SIDE[mover]} moved {first.move.text(name=name)} onto "
                                                        f"{name(x)}, unseen")
-        self._commit(second, t, f"{SIDE[not mover]} took the piece on {name(x)}", occ_after=occ)
+        self._commit(second, t, f"{SIDE[not mover]} " + (f"took the piece on {name(x)}" if taken else "replied"),
+                     occ_after=occ if taken else occ | {x})
         return True
 
     def _masked_reply(self, c, occ: frozenset[int]) -> bool:
