@@ -318,3 +318,35 @@ def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
     assert not any(m.withdrawn for m in r.moves)
     assert _standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_died_under_a_captured_piece_then_landed_on(health):
+    """International game 23, ply 12, without a clock: 29 dies under white's piece a moment before black's 23x34 lands,
+    which reads as that piece taken off early; it works again 0.6 s after white's 40x29 takes 34 off, which reads as
+    40x29's removal before its landing. 29 read empty between: one dead switch over that span explains both, which
+    the sensors cannot tell from two players' early removals: the fault with its span and two observations (was:
+    `capture-removed-early` accepted twice)."""
+    s, r, square = midgame_case("international", 23, 12, "dead-recovering-2", False, health, plies=18)
+    assert square == 29
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (29,), "dismissed")]
+    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (29,)),
+                                                              ("capture-removed-early", (34,))]
+    until = _recovered(r, square, "dead")
+    assert 63.0 < until < 63.1
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_still_board_landing_on_a_square_read_off_early(health):
+    """International game 8, ply 24, without a clock: 27 dies under black's piece as white's 22x31 is played (read off
+    before the landing), then white's 36x27 comes down there unseen and the switch works again after the board stood
+    still. The landing rule named the fault and made 36x27's removal an observation, but 22x31's early removal stood:
+    that was the same switch dying (dismissed, an observation)."""
+    s, r, square = midgame_case("international", 8, 24, "dead-recovering-2", False, health, plies=30)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [o.type for o in r.observations] == ["capture-removed-early"] * 2
+    assert 125.6 < _recovered(r, square, "dead") < 125.8

@@ -95,29 +95,64 @@ class SwitchRecovery:
                 self._emit(fault)
                 break
 
-    def _landing_recovered(self, move: Move, seg: Segment) -> float | None:
-        """Without a clock, ``move`` (a capture committed from ``seg``) landing on a square that closed only after
-        the board had stood still ``stable_s`` or longer, the piece lifted and every captured piece taken off:
-        the landing came down unseen on a dead switch that works again at that closing (module docstring). The
-        fault is recorded with its span; the closing's time (the landing's, unknown before it), else None."""
+    def _landing_recovered(self, move: Move, seg: Segment) -> str | None:
+        """``move`` (a capture committed from ``seg``, every captured piece read off before its landing closed)
+        landed on a dead switch that works again at that closing (module docstring): without a clock, the closing
+        came after the board had stood still ``stable_s`` or longer; or (either mode) the square is the one the
+        ply before read taken off early and has read empty since (:meth:`_died_under_capture`). The fault is
+        recorded with its span; why the landing went unseen (for the early removal's observation), else None."""
         dest = move.destination
-        if self._clock_mode or not move.captured or move.origin == dest or dest in self._mask:
+        if not move.captured or move.origin == dest or dest in self._mask:
             return None
         final = seg.placed_at.get(dest)
         if final is None or move.origin not in seg.lifted_at \
                 or not all(seg.lifted_at.get(s, final) < final for s in move.captured):
             return None
-        last = max((c.t for c in seg.changes if c.t < final), default=None)
-        stable = self.settings.stable_s
-        if last is None or final - last <= stable:
-            return None
+        died = self._died_under_capture(dest, seg, final)
         name = self.variant.square_name(dest)
-        fault = SensorFault(dest, "dead", last + stable, f"closed {final - last:.1f} s after the board stood still, "
-                            "the captured pieces off: the landing came down unseen", until=final)
+        if died is not None:
+            since = died
+            detail = "its piece read off before the last capture landed, then empty until this capture's landing " \
+                     "closed after its removals: one dead switch, working again at that closing"
+            why = f"{name} read its piece taken off early by the last capture and nothing since, then closed only " \
+                  f"after this capture's removals (at {final:.2f} s): a switch that died under that piece and came " \
+                  "back under this one reads the same; the landing was not seen"
+        else:
+            last = max((c.t for c in seg.changes if c.t < final), default=None)
+            stable = self.settings.stable_s
+            if self._clock_mode or last is None or final - last <= stable:
+                return None
+            since = last + stable
+            detail = f"closed {final - last:.1f} s after the board stood still, the captured pieces off: the landing " \
+                     "came down unseen"
+            why = f"{name} closed only after the board had stood still {stable:g} s (at {final:.2f} s): its switch " \
+                  "was dead and came back, the landing was not seen"
+        fault = SensorFault(dest, "dead", since, detail, until=final)
         self.sensor_faults.append(fault)
         self._emit(fault)
         self._note(final, f"square {name}: switch dead under the landing, works again")
-        return final
+        if died is not None:
+            self._dead_removal(dest, final)         # deadremoval.py: the removal read early was the switch dying
+        return why
+
+    def _died_under_capture(self, square: int, seg: Segment, final: float) -> float | None:
+        """``square``, where the capture committed from ``seg`` lands (closing at ``final``, after its removals), is
+        the one piece the last ply's capture read taken off early (a standing ``capture-removed-early`` naming only
+        it), read empty since and closing only that once in this turn. A switch dying under a piece reads it lifted
+        at that instant, and one working again under a piece reads it set down: one dead switch over that span
+        explains both early removals, two players' irregularities the sensors cannot tell from it
+        (deadremoval.py). The time that ply's turn began (the switch died in it), else None."""
+        plies = self._plies
+        if not plies or square in seg.occ0 or [c.t for c in seg.changes if c.square == square] != [final]:
+            return None
+        last = plies[-1]
+        if last.move is None or square not in last.move.captured:
+            return None
+        for i in last.irregularities:
+            irr = self.irregularities[i]
+            if irr.type == "capture-removed-early" and irr.status != DISMISSED and tuple(irr.squares) == (square,):
+                return last.start
+        return None
 
     def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
         """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
