@@ -36,10 +36,12 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   end to the closing), and the removals read before the landing prove nothing: an observation, never
   ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
   change is a landing still in the hand: an early removal stands;
-- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it during
-  the next turn, read as a piece set down there (``piece-moved-after-release``) before the moves are read again
-  with the piece on that square. A piece cannot be set down where one stands: once read again, that
-  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py);
+- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it, a
+  square no legal move of the side to move reaches: the moves are read the other way at that closing
+  (deadtwin.py). Where that comes later (a closing read in a turn the re-read cannot take), it is read as a piece
+  set down there (``piece-moved-after-release``) before the moves are read again with the piece on that square.
+  A piece cannot be set down where one stands: once read again, that irregularity is dismissed (and a turn
+  committed after the re-read reads no release there, detectors.py);
 - ``dead`` under the piece of a move not yet committed (the opponent's first lift read: a split) that leaves the
   square: its closing is no piece of the game's (that one left) but the opponent's landing there, on a switch that
   works again: unmasked as the move leaves it, so the closing is read as his change (27-22 played off a dead 27,
