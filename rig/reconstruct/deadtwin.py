@@ -27,6 +27,11 @@ __all__ = ["DeadTwin"]
 class DeadTwin:
     """The engine's side of a dead reading's other square closing (module docstring)."""
 
+    def _init_deadtwin(self) -> None:
+        # the last closing a re-read was tried for, with the plies and readings it was tried on: the search is not
+        # repeated per frame while none of them changed
+        self._twin_tried: tuple[SquareChange, int, tuple[OpenReading, ...]] | None = None
+
     def _dead_twin_closed(self) -> None:
         """A square read closed in the turn under way, unmasked, is the other square of an open reading that named a
         masked switch dead (30-24 read for 30-25, 24 dead; 25 closes as black begins his reply): the game has no
@@ -52,9 +57,14 @@ class DeadTwin:
                         or square in seg.occ0 or self.board.piece_at(square) is not None:
                     continue
                 closing = next((c for c in seg.changes if c.square == square), None)
-                if closing is None or closing.up or dead not in self._mask or self._fault_kind(dead) != "dead" \
-                        or any(square in x.path[1:] for x in self._index(self.board).moves):
+                if closing is None or closing.up or dead not in self._mask or self._fault_kind(dead) != "dead":
                     continue
+                tried = (closing, len(plies), tuple(self._open_readings))
+                if tried == self._twin_tried:
+                    return                  # tried on this very board: the search would find the same
+                if any(square in x.path[1:] for x in self._index(self.board).moves):
+                    continue
+                self._twin_tried = tried
                 self._twin_landed(r, m, dead, closing)
                 return
 

@@ -158,6 +158,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._init_ghosts()
         self._init_chainread()
         self._init_recovery()
+        self._init_deadtwin()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
