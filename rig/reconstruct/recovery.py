@@ -104,7 +104,7 @@ class SwitchRecovery:
     def _landing_recovered(self, move: Move, seg: Segment) -> str | None:
         """``move`` (a capture committed from ``seg``, every captured piece read off before its landing closed)
         landed on a dead switch that works again at that closing (module docstring): without a clock, the closing
-        came after the board had stood still ``stable_s`` or longer; or (either mode) the square is the one the
+        came after the board had stood still ``stable_s`` or longer; or the square is the one the
         ply before read taken off early and has read empty since (:meth:`_died_under_capture`). The fault is
         recorded with its span; why the landing went unseen (for the early removal's observation), else None."""
         dest = move.destination
@@ -147,9 +147,11 @@ class SwitchRecovery:
         it), read empty since and closing only that once in this turn. A switch dying under a piece reads it lifted
         at that instant, and one working again under a piece reads it set down: one dead switch over that span
         explains both early removals, two players' irregularities the sensors cannot tell from it
-        (deadremoval.py). The time that ply's turn began (the switch died in it), else None."""
+        (deadremoval.py). Without a clock only (with one, a real early removal followed by a slow landing on that
+        square read so: portuguese soak seed 1000221). The time that ply's turn began, else None."""
         plies = self._plies
-        if not plies or square in seg.occ0 or [c.t for c in seg.changes if c.square == square] != [final]:
+        if self._clock_mode or not plies or square in seg.occ0 \
+                or [c.t for c in seg.changes if c.square == square] != [final]:
             return None
         last = plies[-1]
         if last.move is None or square not in last.move.captured:
