@@ -158,18 +158,17 @@ def test_capture_landing_closing_after_a_still_board_international_no_clock():
 
 
 @pytest.mark.parametrize("health", MODES)
-def test_dead_recovering_international_no_clock_set_down_dismissed_when_read_again(health):
+def test_dead_recovering_international_no_clock_closing_under_the_other_reading_read_again_at_once(health):
     """International game 5, ply 10, without a clock: 30 dies before white's 34-30 lands on it, read 34-29 (29 named
-    dead, an observation names both). 30 works again while black plays 7-12: its closing reads as black's piece set
-    down on 30, then white's 30-25 lifts it, and black's move reads `piece-moved-after-release`. White's 30-25 then
-    re-reads 34-29 as 34-30: a piece stood on 30 all black's turn, none can be set down there: dismissed."""
+    dead, an observation names both). 30 works again while black plays 7-12: no black move reaches 30 and the other
+    reading has white's piece there, so 34-29 is read again as 34-30 at that closing, the fault moved to 30 and
+    ended there (was: the closing read as black's piece set down, `piece-moved-after-release`, dismissed only when
+    white's 30-25 re-read the moves)."""
     s, r, square = midgame_case("international", 5, 10, "dead-recovering-2", False, health, plies=16)
     assert square == 30
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
-    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [
-        ("piece-moved-after-release", (30,), "dismissed")]
-    assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(30, "dead", "")]
+    assert r.irregularities == []
+    assert 55.7 < _recovered(r, square, "dead") < 55.8
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -318,3 +317,65 @@ def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
     assert not any(m.withdrawn for m in r.moves)
     assert _standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_died_under_a_captured_piece_then_landed_on(health):
+    """International game 23, ply 12, without a clock: 29 dies under white's piece a moment before black's 23x34 lands,
+    which reads as that piece taken off early; it works again 0.6 s after white's 40x29 takes 34 off, which reads as
+    40x29's removal before its landing. 29 read empty between: one dead switch over that span explains both, which
+    the sensors cannot tell from two players' early removals: the fault with its span and two observations (was:
+    `capture-removed-early` accepted twice)."""
+    s, r, square = midgame_case("international", 23, 12, "dead-recovering-2", False, health, plies=18)
+    assert square == 29
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (29,), "dismissed")]
+    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (29,)),
+                                                              ("capture-removed-early", (34,))]
+    until = _recovered(r, square, "dead")
+    assert 63.0 < until < 63.1
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_still_board_landing_on_a_square_read_off_early(health):
+    """International game 8, ply 24, without a clock: 27 dies under black's piece as white's 22x31 is played (read off
+    before the landing), then white's 36x27 comes down there unseen and the switch works again after the board stood
+    still. The landing rule named the fault and made 36x27's removal an observation, but 22x31's early removal stood:
+    that was the same switch dying (dismissed, an observation)."""
+    s, r, square = midgame_case("international", 8, 24, "dead-recovering-2", False, health, plies=30)
+    assert square == 27
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [o.type for o in r.observations] == ["capture-removed-early"] * 2
+    assert 125.6 < _recovered(r, square, "dead") < 125.8
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_other_square_closes_as_the_reply_begins(health):
+    """International game 19, ply 18, without a clock: 30-25 lands on a dead 25, read 30-24 (24 named dead, an
+    observation names both). Black lifts 4 and 25 closes 40 ms later (the switch works again), 1.3 s after 30 left:
+    read so, white's piece was still in his hand at black's lift. No black move reaches 25, the other reading has
+    white's piece there: 30-24 is read again as 30-25 at once and the fault withdrawn (was: the closing read as
+    black's piece set down, white's 25x14 lift taken into black's turn, 4-9 read `capture-not-taken`, then
+    `wrong-piece-removed` and the game lost)."""
+    s, r, square = midgame_case("international", 19, 18, "dead-recovering-2", False, health, plies=24)
+    assert square == 25
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert r.irregularities == []
+    assert [(f.square, f.kind, bool(f.withdrawn)) for f in r.sensor_faults] == [(25, "dead", True)]
+    assert [o.detail for o in r.observations] == ["read as 30-24", "30-24 re-read as 30-25"]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_recovering_international_no_clock_reply_lifted_to_take_a_landing_not_yet_read(health):
+    """International game 9, ply 12, without a clock: white's 28x17 comes down on a dead 17; 22 comes off, black
+    lifts 12 for 12x21, which takes the piece on 17, and only then 17 closes (the switch works again). Black went
+    for a piece standing there: its landing came before the closing, and 22's removal before that closing proves
+    nothing: dismissed, an observation (was: `capture-removed-early` accepted)."""
+    s, r, square = midgame_case("international", 9, 12, "dead-recovering-2", False, health, plies=18)
+    assert square == 17
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert _standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (22,), "dismissed")]
+    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (22,))]

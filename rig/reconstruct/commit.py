@@ -282,10 +282,10 @@ class CommitPolicy:
         found = self._record((detectors.two_moves(ctx, move, text),), before=in_turn) if two_moves else []
         findings = detectors.move_findings(ctx, board_before, index, expl, text)
         unseen, why = self._unseen_landings(), ""
-        if not other_side and (closed := self._landing_recovered(move, seg)) is not None:     # recovery.py
-            unseen, why = unseen | {move.destination}, (
-                f"{name(move.destination)} closed only after the board had stood still {self.settings.stable_s:g} s "
-                f"(at {closed:.2f} s): its switch was dead and came back, the landing was not seen")
+        if not other_side and (recovered := self._landing_recovered(move, seg)) is not None:     # recovery.py
+            unseen, why = unseen | {move.destination}, recovered
+        if not other_side and expl.legal:
+            self._taken_before_landing(move, seg, t)        # recovery.py
         findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings, unseen, why)
         if findings:
             found += self._record(findings)

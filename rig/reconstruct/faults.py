@@ -33,6 +33,7 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
 from rig.reconstruct.deadremoval import DeadRemoval
+from rig.reconstruct.deadtwin import DeadTwin
 from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
 from rig.reconstruct.ghosts import Wiring
@@ -138,7 +139,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery):
+                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -157,6 +158,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._init_ghosts()
         self._init_chainread()
         self._init_recovery()
+        self._init_deadtwin()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------
@@ -195,6 +197,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             self._settle_opening(t, occupied)       # recovery.py: a lift or a recovery
         if self._opening is None and self._open_readings:
             self._twin_opened(t, occupied)          # recovery.py: the other square of a stuck reading opened
+        if self._opening is None and self._open_readings:
+            self._dead_twin_closed()                # deadtwin.py: the other square of a dead reading closed
         for square, on in list(mask.assumed.items()):
             if square in self._ghost_masked:
                 continue

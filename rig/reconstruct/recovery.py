@@ -36,10 +36,16 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   end to the closing), and the removals read before the landing prove nothing: an observation, never
   ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
   change is a landing still in the hand: an early removal stands;
-- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it during
-  the next turn, read as a piece set down there (``piece-moved-after-release``) before the moves are read again
-  with the piece on that square. A piece cannot be set down where one stands: once read again, that
-  irregularity is dismissed (and a turn committed after the re-read reads no release there, detectors.py);
+- ``dead`` under a capture's landing, the opponent's reply taking the piece landed there lifted before that
+  square closed (28x17 with 22 off first, 17 closing 0.4 s after black lifts 12 for 12x21): he went for a piece
+  standing there, so its landing came before its switch read it (a dead switch working again, or a slow one):
+  the removal read before that closing proves nothing, ``capture-removed-early`` is dismissed (an observation);
+- ``dead`` under a piece an open reading put on the other square: the switch working again closes under it, a
+  square no legal move of the side to move reaches: the moves are read the other way at that closing
+  (deadtwin.py). Where that comes later (a closing read in a turn the re-read cannot take), it is read as a piece
+  set down there (``piece-moved-after-release``) before the moves are read again with the piece on that square.
+  A piece cannot be set down where one stands: once read again, that irregularity is dismissed (and a turn
+  committed after the re-read reads no release there, detectors.py);
 - ``dead`` under the piece of a move not yet committed (the opponent's first lift read: a split) that leaves the
   square: its closing is no piece of the game's (that one left) but the opponent's landing there, on a switch that
   works again: unmasked as the move leaves it, so the closing is read as his change (27-22 played off a dead 27,
@@ -95,29 +101,94 @@ class SwitchRecovery:
                 self._emit(fault)
                 break
 
-    def _landing_recovered(self, move: Move, seg: Segment) -> float | None:
-        """Without a clock, ``move`` (a capture committed from ``seg``) landing on a square that closed only after
-        the board had stood still ``stable_s`` or longer, the piece lifted and every captured piece taken off:
-        the landing came down unseen on a dead switch that works again at that closing (module docstring). The
-        fault is recorded with its span; the closing's time (the landing's, unknown before it), else None."""
+    def _landing_recovered(self, move: Move, seg: Segment) -> str | None:
+        """``move`` (a capture committed from ``seg``, every captured piece read off before its landing closed)
+        landed on a dead switch that works again at that closing (module docstring): without a clock, the closing
+        came after the board had stood still ``stable_s`` or longer; or the square is the one the
+        ply before read taken off early and has read empty since (:meth:`_died_under_capture`). The fault is
+        recorded with its span; why the landing went unseen (for the early removal's observation), else None."""
         dest = move.destination
-        if self._clock_mode or not move.captured or move.origin == dest or dest in self._mask:
+        if not move.captured or move.origin == dest or dest in self._mask:
             return None
         final = seg.placed_at.get(dest)
         if final is None or move.origin not in seg.lifted_at \
                 or not all(seg.lifted_at.get(s, final) < final for s in move.captured):
             return None
-        last = max((c.t for c in seg.changes if c.t < final), default=None)
-        stable = self.settings.stable_s
-        if last is None or final - last <= stable:
-            return None
+        died = self._died_under_capture(dest, seg, final)
         name = self.variant.square_name(dest)
-        fault = SensorFault(dest, "dead", last + stable, f"closed {final - last:.1f} s after the board stood still, "
-                            "the captured pieces off: the landing came down unseen", until=final)
+        if died is not None:
+            since = died
+            detail = "its piece read off before the last capture landed, then empty until this capture's landing " \
+                     "closed after its removals: one dead switch, working again at that closing"
+            why = f"{name} read its piece taken off early by the last capture and nothing since, then closed only " \
+                  f"after this capture's removals (at {final:.2f} s): a switch that died under that piece and came " \
+                  "back under this one reads the same; the landing was not seen"
+        else:
+            last = max((c.t for c in seg.changes if c.t < final), default=None)
+            stable = self.settings.stable_s
+            if self._clock_mode or last is None or final - last <= stable:
+                return None
+            since = last + stable
+            detail = f"closed {final - last:.1f} s after the board stood still, the captured pieces off: the landing " \
+                     "came down unseen"
+            why = f"{name} closed only after the board had stood still {stable:g} s (at {final:.2f} s): its switch " \
+                  "was dead and came back, the landing was not seen"
+        fault = SensorFault(dest, "dead", since, detail, until=final)
         self.sensor_faults.append(fault)
         self._emit(fault)
         self._note(final, f"square {name}: switch dead under the landing, works again")
-        return final
+        if died is not None:
+            self._dead_removal(dest, final)         # deadremoval.py: the removal read early was the switch dying
+        return why
+
+    def _died_under_capture(self, square: int, seg: Segment, final: float) -> float | None:
+        """``square``, where the capture committed from ``seg`` lands (closing at ``final``, after its removals), is
+        the one piece the last ply's capture read taken off early (a standing ``capture-removed-early`` naming only
+        it), read empty since and closing only that once in this turn. A switch dying under a piece reads it lifted
+        at that instant, and one working again under a piece reads it set down: one dead switch over that span
+        explains both early removals, two players' irregularities the sensors cannot tell from it
+        (deadremoval.py). Without a clock only (with one, a real early removal followed by a slow landing on that
+        square read so: portuguese soak seed 1000221). The time that ply's turn began, else None."""
+        plies = self._plies
+        if self._clock_mode or not plies or square in seg.occ0 \
+                or [c.t for c in seg.changes if c.square == square] != [final]:
+            return None
+        last = plies[-1]
+        if last.move is None or square not in last.move.captured:
+            return None
+        for i in last.irregularities:
+            irr = self.irregularities[i]
+            if irr.type == "capture-removed-early" and irr.status != DISMISSED and tuple(irr.squares) == (square,):
+                return last.start
+        return None
+
+    def _taken_before_landing(self, move: Move, seg: Segment, t: float) -> None:
+        """``move`` (the reply committed from ``seg``) captures the piece the last ply, a capture read with a
+        captured piece taken off early, put down, and its piece was lifted before that landing's switch closed:
+        the opponent went for a piece that stood there already. The landing came down before its switch read it
+        (one dead and working again, or slow): nothing the sensors saw dates it, so nothing proves the removal
+        early (FPD 3.8; CODEX 004 art. 42.J): dismissed, an observation says why (module docstring)."""
+        plies = self._plies
+        if not plies or not move.captured or (last := plies[-1]).move is None or not last.move.captured:
+            return
+        dest = last.move.destination
+        closed = self._closed_once.get(dest)
+        lifted = seg.lifted_at.get(move.origin)
+        first = next((c for c in seg.changes if c.square == dest), None)
+        if dest not in move.captured or closed is None or lifted is None or lifted >= closed \
+                or first is None or not first.up:
+            return
+        name = self.variant.square_name
+        for i in last.irregularities:
+            irr = self.irregularities[i]
+            if irr.type != "capture-removed-early" or irr.status == DISMISSED:
+                continue
+            self._set_status(i, DISMISSED, t, f"{name(move.origin)} was lifted to take the piece on {name(dest)} "
+                                              "before its landing was read: the landing was not seen")
+            self._observe("capture-removed-early", irr.t, irr.squares, irr.detail, irr.side == "white", irr.number,
+                          f"the opponent lifted {name(move.origin)}, whose capture takes the piece on {name(dest)}, "
+                          f"{closed - lifted:.2f} s before {name(dest)} closed: the piece stood there unseen (a switch "
+                          "dead and working again, or slow), its landing has no time")
 
     def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
         """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
