@@ -26,15 +26,12 @@ class ClosedFirst:
         square, whose switch stuck closed before the lift (masked from now on). Only where the lifted piece has
         exactly one legal move there and the board shows nothing else. The mover's move and the opponent's are
         committed; ``c`` begins the mover's next move. True when read so."""
-        split = self._split
-        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
-                or self._diode_trouble():
+        kept = self._reply_kept_off(c)   # (unseen.py)
+        if kept is None:
             return False
-        plan = split.plan
-        occ = self._occ | {c.square}      # before the lift
+        split, plan, occ = kept
         closed = occ - split.occ
-        if not (plan.legal and plan.exact) or len(closed) != 1 or occ != (split.occ - {split.square}) | closed \
-                or c.t - split.t < self.settings.touch_s:
+        if len(closed) != 1 or occ != (split.occ - {split.square}) | closed:
             return False
         (x,) = closed
         at = self._seg.placed_at.get(x)

@@ -17,7 +17,6 @@ sensors showed that, not a player's irregularity. Only where exactly one such wa
 from __future__ import annotations
 
 from rig.reconstruct.chainread import reread_chain, turn_shown
-from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.state import SIDE, Segment
 
 __all__ = ["SplitReply"]
@@ -32,14 +31,11 @@ class SplitReply:
         but one open reading of an earlier ply taken the other way makes the opponent's changes one legal move
         (onto the square its fault leaves masked), the moves are read again, the mover's move and the reply are
         committed; ``c`` begins the mover's next move. True when done."""
-        split = self._split
-        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
-                or not self._open_readings or self._diode_trouble():
+        kept = self._reply_kept_off(c) if self._open_readings else None   # (unseen.py)
+        if kept is None:
             return False
-        plan = split.plan
-        occ = self._occ | {c.square}      # before the lift
-        if not (plan.legal and plan.exact) or occ != split.occ - {split.square} \
-                or c.t - split.t < self.settings.touch_s:
+        split, plan, occ = kept
+        if occ != split.occ - {split.square}:
             return False
         readings = self._live_readings()
         if not readings or any(r.ply >= len(self._plies) for r in readings):

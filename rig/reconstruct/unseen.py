@@ -270,6 +270,20 @@ class UnseenReplies:
         show a square closing or staying open that no switch fault explains (ghostread.py reads those)."""
         return bool(self._no_diode or self._diode_suspects or self._held_squares or self._ghost_masked)
 
+    def _reply_kept_off(self, c) -> tuple[PendingSplit, Explanation, frozenset[int]] | None:
+        """Without a clock, the opponent's first lift pending after the mover's move (``_split``), that move read
+        legal and exact, no diode trouble, and the mover's lift ``c`` at least ``touch_s`` after the opponent's:
+        the pending split, the mover's move and the occupancy before ``c`` (the common ground of the readings of a
+        piece the opponent kept off: here, closedfirst.py, splitreply.py); None otherwise."""
+        split = self._split
+        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
+                or self._diode_trouble():
+            return None
+        plan = split.plan
+        if not (plan.legal and plan.exact) or c.t - split.t < self.settings.touch_s:
+            return None
+        return split, plan, self._occ | {c.square}
+
     def _dead_landing(self, c) -> bool:
         """Without a clock, the opponent lifted a piece after the mover's move (``_split``), it stayed off, and
         the mover now lifts one of his own (``c``): the opponent's piece was played onto a square whose switch
@@ -277,14 +291,11 @@ class UnseenReplies:
         switch (masked from now on) and the opponent's move are read; ``c`` begins the mover's next move.
         Where the piece could have gone to two squares, the lowest is read and an observation says so (the
         moves after it may show the other: chainread.py)."""
-        split = self._split
-        if self._clock_mode or split is None or self._held is not None or not isinstance(split.plan, Explanation) \
-                or self._diode_trouble():
+        kept = self._reply_kept_off(c)
+        if kept is None:
             return False
-        plan = split.plan
-        occ = self._occ | {c.square}      # before the lift
-        if not (plan.legal and plan.exact) or occ != split.occ - {split.square} \
-                or c.t - split.t < self.settings.touch_s:
+        split, plan, occ = kept
+        if occ != split.occ - {split.square}:
             return False
         after = self._physical_after(plan, split.occ)
         mask = self._mask
