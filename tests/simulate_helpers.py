@@ -83,6 +83,21 @@ def read_with_health(session: SimulatedSession, health: bool) -> Reconstructor:
 
 
 @lru_cache(maxsize=None)
+def moves_read(r) -> list[str]:
+    """The moves a reconstructor read, those withdrawn left out."""
+    return [m.move_text for m in r.moves if not m.withdrawn]
+
+
+def standing(r) -> list:
+    """The irregularities still standing (not dismissed), as (type, squares)."""
+    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
+
+
+def current_faults(r) -> list[tuple[int, str]]:
+    """The sensor faults named and current, as (square, kind)."""
+    return [(f.square, f.kind) for f in r.sensor_faults if f.current]
+
+
 def _bench_faults():
     from tests.bench_helpers import load_bench
     return load_bench("bench_faults")

@@ -7,20 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from simulate_helpers import midgame_case
+from simulate_helpers import current_faults, midgame_case, moves_read, standing
 from tests.test_faults_matrix import MODES
-
-
-def _moves(r) -> list[str]:
-    return [m.move_text for m in r.moves if not m.withdrawn]
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
-
-
-def _faults(r) -> list[tuple[int, str]]:
-    return [(f.square, f.kind) for f in r.sensor_faults if f.current]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -32,11 +20,11 @@ def test_dead_under_piece_international_clock_game_19_landing_read_before_its_co
     is withdrawn and unmasked, so white's 32x21 shows its lift and the dead 21 is named (was ``?(-27)``, 16-27 and
     two `illegal-move`)."""
     s, r, square = midgame_case("international", 19, 29, "dead-under-piece", True, health, plies=36)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[28:32] == ["38-32", "21-27", "32x21", "16x27"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "dead")] == [(21, "dead")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "dead")] == [(21, "dead")]
     assert [(f.square, bool(f.withdrawn)) for f in r.sensor_faults if f.square == 32] == [(32, True)]
 
 
@@ -48,10 +36,10 @@ def test_dead_under_piece_portuguese_no_clock_game_0_own_landing_read_off_then_t
     move 23x10 (`illegal-move`, `capture-removed-early`). The changes read in the game's order instead
     (interleave.py, now tried there too): 23x14, the reply 6-10, and 14 read off begins black's 14x5."""
     s, r, square = midgame_case("portuguese", 0, 19, "dead-under-piece", False, health, plies=22)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[17:21] == ["23x14", "6-10", "14x5", "1x10"]
-    assert _standing(r) == []
+    assert standing(r) == []
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -61,10 +49,10 @@ def test_dead_under_piece_international_no_clock_game_9_next_capture_takes_a_pie
     (21-26, 33-28, then black's next move begun by the lift of 26) now lets that next move capture a piece that
     stood all along (31), not only one the reply put down: was position-lost."""
     s, r, square = midgame_case("international", 9, 29, "dead-under-piece", False, health, plies=34)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[27:31] == ["21-26", "33-28", "26x37", "42x31"]
-    assert _standing(r) == []
+    assert standing(r) == []
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -76,11 +64,11 @@ def test_stuck_closed_international_no_clock_game_1_still_board_ends_on_the_repl
     committed and the closing begins black's turn (lastclosing.py); white's lift then reads the reply from a stuck
     origin (13 or 14, an observation), and the moves after it show it was 14."""
     s, r, square = midgame_case("international", 1, 11, "stuck-closed", False, health, plies=24)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[10:13] == ["33x31", "14-19", "39-33"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "stuck-closed")] == [(14, "stuck-closed")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "stuck-closed")] == [(14, "stuck-closed")]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -92,12 +80,12 @@ def test_stuck_closed_international_no_clock_game_10_last_removal_then_a_reply_f
     11-16 from a square that never opened lands there exactly: the capture is complete and 11 is stuck closed
     (lastclosing.py ``_removal_then_stuck_reply``)."""
     s, r, square = midgame_case("international", 10, 17, "stuck-closed", False, health, plies=26)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[16:20] == ["32x21", "11-16", "44-39", "16x27"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert r.irregularities == []
-    assert _faults(r) == [(square, "stuck-closed")] == [(11, "stuck-closed")]
+    assert current_faults(r) == [(square, "stuck-closed")] == [(11, "stuck-closed")]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -109,10 +97,10 @@ def test_stuck_closed_international_no_clock_game_16_stuck_pair_settled_when_the
     (earlylift.py ``_stuck_lifted``), 10-14 and 4-10 are read, and only 10 is named (was 9-14 and 4-9, both 9
     and 10 named stuck)."""
     s, r, square = midgame_case("international", 16, 17, "stuck-closed", False, health, plies=50)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[16:20] == ["36-31", "10-14", "31-26", "4-10"]
     assert got[46:48] == ["25x14", "9x20"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "stuck-closed")] == [(10, "stuck-closed")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "stuck-closed")] == [(10, "stuck-closed")]
     assert [o.squares for o in r.observations if o.type == "illegal-move"] == [(9, 10), (10, 14)]

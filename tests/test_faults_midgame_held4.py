@@ -7,20 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from simulate_helpers import midgame_case
+from simulate_helpers import current_faults, midgame_case, moves_read, standing
 from tests.test_faults_matrix import MODES
-
-
-def _moves(r) -> list[str]:
-    return [m.move_text for m in r.moves if not m.withdrawn]
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
-
-
-def _faults(r) -> list[tuple[int, str]]:
-    return [(f.square, f.kind) for f in r.sensor_faults if f.current]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -32,10 +20,10 @@ def test_stuck_closed_landing_then_captured_international_no_clock_game_16(healt
     white lifted 26. No hand puts a piece down before lifting it: 17 went to 21, whose switch is stuck
     (closedfirst.py). Was 26-21 with `opponent-piece-touched`, `two-moves`, `wrong-piece-removed`."""
     s, r, square = midgame_case("international", 16, 30, case, False, health, plies=42)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[28:32] == ["48-43", "17-21", "26x17", "12x21"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert (square, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults] and square == 21
 
 
@@ -44,11 +32,11 @@ def test_stuck_closed_landing_then_captured_international_no_clock_game_21(healt
     """Game 21, without a clock: 21 sticks closed 80 ms before black lifts 17 for 17-21; white's 26x17, then
     black's 11x33. The same reading (closedfirst.py): was 26-21, 17x33 with `two-moves` and `illegal-move`."""
     s, r, square = midgame_case("international", 21, 24, "stuck-closed", False, health, plies=30)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[22:26] == ["33-28", "17-21", "26x17", "11x33"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -60,11 +48,11 @@ def test_stuck_closed_captured_piece_then_landing_at_the_press_international_clo
     captured piece removed every turn since and this one read as one legal move, 16-21 landing on the square
     read closed: the capture is read again complete and 21 named `stuck-closed` (stuckcapture.py)."""
     s, r, square = midgame_case("international", 21, 24, "stuck-closed", True, health, plies=42)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[24] == "26x17" and got[37:39] == ["16-21", "31x22"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "stuck-closed")] == [(21, "stuck-closed")]
     assert [o.type for o in r.observations if 21 in o.squares] == ["capture-not-removed"]
 
 
@@ -80,9 +68,9 @@ def test_stuck_closed_captured_piece_then_landing_international_game_13(health, 
     captured piece removed, 18-23 lands on the square read closed: the capture is read again complete and 23 named
     `stuck-closed` (stuckcapture.py) before any new fault."""
     s, r, square = midgame_case("international", 13, 24, case, clock, health, plies=40)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[23:28] == ["19-23", "28x19", "24x13", "37-32", "18-23"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert (23, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults] and square == 23
     assert all(f.kind != "dead" for f in r.sensor_faults)

@@ -6,20 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from simulate_helpers import midgame_case
+from simulate_helpers import current_faults, midgame_case, moves_read, standing
 from tests.test_faults_matrix import MODES
-
-
-def _moves(r) -> list[str]:
-    return [m.move_text for m in r.moves if not m.withdrawn]
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
-
-
-def _faults(r) -> list[tuple[int, str]]:
-    return [(f.square, f.kind) for f in r.sensor_faults if f.current]
 
 
 @pytest.mark.parametrize("case", ["stuck-closed", "stuck-closed-recovering-8"])
@@ -30,12 +18,12 @@ def test_stuck_closed_international_no_clock_game_1_reply_onto_the_other_square_
     and black lifts 12 again: under 38-33 no move of 44 explains that (39 holds a piece), with 39-33 read the reply
     lands on the masked 39 (splitreply.py). Was `position-lost` at white's 8th move and nothing read after it."""
     s, r, square = midgame_case("international", 1, 12, case, False, health, plies=24)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[12:16] == ["39-33", "7-12", "44-39", "12-18"]
-    assert _standing(r) == []
+    assert standing(r) == []
     if case == "stuck-closed":
-        assert _faults(r) == [(square, "stuck-closed")] == [(39, "stuck-closed")]
+        assert current_faults(r) == [(square, "stuck-closed")] == [(39, "stuck-closed")]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -47,11 +35,11 @@ def test_dead_brazilian_no_clock_game_0_capture_onto_the_dead_square_then_the_re
     opponent moves on, so c3 is `dead` (masked occupied) and both moves are read (unseen.py
     ``_dead_landing_taken``)."""
     s, r, square = midgame_case("brazilian", 0, 24, "dead", False, health, plies=30)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[23:26] == ["d6xb4", "a5xc3", "e7-d6"]
-    assert _standing(r) == []
-    assert _faults(r) == [(square, "dead")] == [(22, "dead")]
+    assert standing(r) == []
+    assert current_faults(r) == [(square, "dead")] == [(22, "dead")]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -64,9 +52,9 @@ def test_stuck_closed_recovering_international_no_clock_game_18_twin_opens_while
     `position-lost` thirty moves later). The opening is now settled at the change after: 5-10's landing is no move
     of a piece from 41, so 42-37 is re-read 41-37 and 41's switch recovered at its opening."""
     s, r, square = midgame_case("international", 18, 24, "stuck-closed-recovering-8", False, health, plies=36)
-    got = _moves(r)
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[24] == "41-37" and got[30:32] == ["34x25", "5-10"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind, f.until is not None) for f in r.sensor_faults if not f.withdrawn] \
         == [(square, "stuck-closed", True)] == [(41, "stuck-closed", True)]

@@ -10,17 +10,13 @@ from __future__ import annotations
 import pytest
 
 from tests.test_faults_matrix import MODES
-from simulate_helpers import midgame_case
+from simulate_helpers import midgame_case, standing
 
 
 def _stuck_leaving(index: int, ply: int, clock: bool, health: bool, plies: int):
     """bench_faults.py --midgame ``stuck-closed`` on international game ``index``: the switch under the lowest
     square ply ``ply`` empties sticks closed half a second before that turn. (session, reconstructor, square)."""
     return midgame_case("international", index, ply, "stuck-closed", clock, health, plies)
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
 
 
 @pytest.mark.parametrize("health", MODES)
@@ -33,7 +29,7 @@ def test_stuck_closed_international_clock_game_10_captured_pieces_cleared_in_any
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[9:13] == ["19-23", "28x19", "14x34", "39x30"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-not-removed", (23,), "dismissed")]
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (23, "stuck-closed")]
@@ -49,7 +45,7 @@ def test_stuck_closed_international_no_clock_game_10_lifted_piece_lands_on_the_s
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[9:13] == ["19-23", "28x19", "14x34", "39x30"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (23, "stuck-closed")]
 
@@ -65,7 +61,7 @@ def test_stuck_closed_international_no_clock_game_9_mover_lifts_the_piece_he_pla
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[9:13] == ["16-21", "32-28", "21-26", "28x17"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (32, "stuck-closed")]
     assert [o.squares for o in r.observations if o.type == "illegal-move"] == [(32, 33)]
@@ -79,7 +75,7 @@ def test_stuck_closed_international_no_clock_game_13_reply_committed_at_the_move
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[21:25] == ["14-19", "32-28", "19-23", "28x19"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (32, "stuck-closed")]
 
@@ -94,6 +90,6 @@ def test_stuck_closed_international_no_clock_game_5_stuck_reply_then_re_read_by_
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[21:25] == ["20-25", "44-39", "25x34", "39x30"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == [(square, "stuck-closed")] == [
         (44, "stuck-closed")]

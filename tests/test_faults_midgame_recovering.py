@@ -12,12 +12,8 @@ from rig.reconstruct import Reconstructor
 from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from sensors.simulation import through_matrix
-from simulate_helpers import midgame_case
+from simulate_helpers import midgame_case, standing
 from tests.test_faults_matrix import MODES, _game
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
 
 
 def _recovered(r, square: int, kind: str) -> float:
@@ -41,7 +37,7 @@ def test_stuck_closed_recovering_brazilian_clock_pair_read_right_stays(health):
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[16:19] == ["a1-b2", "e5-d4", "d2-e3"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert not any("re-read" in o.detail for o in r.observations)
     assert 86.0 < _recovered(r, square, "stuck-closed") < 86.5
 
@@ -53,7 +49,7 @@ def test_dead_recovering_portuguese_clock_fault_kept_with_its_span(health):
     long: the switch recovered (was: the fault withdrawn as a late landing)."""
     s, r, square = midgame_case("portuguese", 0, 10, "dead-recovering-2", True, health, plies=16)
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _recovered(r, square, "dead") - r.sensor_faults[0].since > 10
 
 
@@ -74,7 +70,7 @@ def test_stuck_from_the_start_recovering_international_no_clock(health):
             r.feed(ev)
     r.finish()
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     until = _recovered(r, 25, "stuck-closed")
     assert 60.0 <= until < 60.2
     assert 25 not in r._mask
@@ -91,7 +87,7 @@ def test_stuck_closed_recovering_international_clock_under_a_captured_piece(heal
     s, r, square = midgame_case("international", 1, 10, "stuck-closed-recovering-2", True, health, plies=18)
     assert square == 27
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", "dismissed")]
     assert any("27 read as left standing" in o.detail for o in r.observations)
     assert 78.8 < _recovered(r, square, "stuck-closed") < 79.1
@@ -119,7 +115,7 @@ def test_dead_recovering_brazilian_no_clock_capture_landing_unseen(health):
     s, r, square = midgame_case("brazilian", 1, 22, "dead-recovering-2", False, health, plies=28)
     assert square == 29
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     until = _recovered(r, square, "dead")
     assert 129.6 < until < 129.7
     assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (17, 25))]
@@ -151,7 +147,7 @@ def test_capture_landing_closing_after_a_still_board_international_no_clock():
     """The landing 3 s after the removal, the board still meanwhile: the landing was unseen (a dead switch that came
     back), a fault with its span and an observation, no irregularity."""
     r = _capture_closing_after(3.0)
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.kind, f.withdrawn) for f in r.sensor_faults] == [("dead", "")]
     assert r.sensor_faults[0].until is not None
     assert [o.type for o in r.observations] == ["capture-removed-early"]
@@ -179,7 +175,7 @@ def test_dead_recovering_international_no_clock_no_release_on_a_square_read_agai
     s, r, square = midgame_case("international", 12, 28, "dead-recovering-2", False, health, plies=34)
     assert square == 27
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
 
 
@@ -192,7 +188,7 @@ def test_dead_recovering_international_clock_no_release_where_the_reply_landed(h
     s, r, square = midgame_case("international", 21, 10, "dead-recovering-2", True, health, plies=16)
     assert square == 26
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
 
 
@@ -208,7 +204,7 @@ def test_stuck_closed_recovering_international_clock_other_square_opens_in_the_r
     s, r, square = midgame_case("international", index, ply, "stuck-closed-recovering-2", True, health, plies=plies)
     assert square == stuck
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     until = _recovered(r, stuck, "stuck-closed")
     read = [m for m in r.moves if not m.withdrawn]
     assert read[ply].t < until < read[ply + 1].t     # it opened during black's reply
@@ -224,7 +220,7 @@ def test_stuck_closed_recovering_international_clock_other_square_opens_before_a
     s, r, square = midgame_case("international", 21, 16, "stuck-closed-recovering-2", True, health, plies=22)
     assert square == 40
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     _recovered(r, 40, "stuck-closed")
 
 
@@ -259,7 +255,7 @@ def test_dead_recovering_international_closing_with_no_piece_lifted_to_reach_it(
     assert square == 38
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert not any(m.withdrawn for m in r.moves)
-    assert _standing(r) == []
+    assert standing(r) == []
     _recovered(r, 38, "dead")
 
 
@@ -273,7 +269,7 @@ def test_dead_recovering_international_clock_late_closing_not_a_piece_in_the_han
     s, r, square = midgame_case("international", 6, 16, "dead-recovering-2", True, health, plies=22)
     assert square == 26
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(26, "dead", "")]
 
 
@@ -287,7 +283,7 @@ def test_dead_recovering_international_no_clock_reply_lands_on_the_square_the_pe
     s, r, square = midgame_case("international", 23, 16, "dead-recovering-8", False, health, plies=30)
     assert square == 27
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     _recovered(r, 27, "dead")
 
 
@@ -301,7 +297,7 @@ def test_stuck_closed_recovering_international_no_clock_other_square_opens_while
     s, r, square = midgame_case("international", 9, 28, "stuck-closed-recovering-2", False, health, plies=34)
     assert square == 33
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert 166.4 < _recovered(r, 33, "stuck-closed") < 166.6
 
 
@@ -315,7 +311,7 @@ def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
     assert square == 36
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
     assert not any(m.withdrawn for m in r.moves)
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]
 
 
@@ -329,7 +325,7 @@ def test_dead_recovering_international_no_clock_died_under_a_captured_piece_then
     s, r, square = midgame_case("international", 23, 12, "dead-recovering-2", False, health, plies=18)
     assert square == 29
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (29,), "dismissed")]
     assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (29,)),
                                                               ("capture-removed-early", (34,))]
@@ -346,7 +342,7 @@ def test_dead_recovering_international_no_clock_still_board_landing_on_a_square_
     s, r, square = midgame_case("international", 8, 24, "dead-recovering-2", False, health, plies=30)
     assert square == 27
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [o.type for o in r.observations] == ["capture-removed-early"] * 2
     assert 125.6 < _recovered(r, square, "dead") < 125.8
 
@@ -376,6 +372,6 @@ def test_dead_recovering_international_no_clock_reply_lifted_to_take_a_landing_n
     s, r, square = midgame_case("international", 9, 12, "dead-recovering-2", False, health, plies=18)
     assert square == 17
     assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (22,), "dismissed")]
     assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (22,))]

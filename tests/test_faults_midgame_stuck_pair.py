@@ -13,17 +13,13 @@ from __future__ import annotations
 import pytest
 
 from tests.test_faults_matrix import MODES
-from simulate_helpers import midgame_case
+from simulate_helpers import midgame_case, standing
 
 
 def _stuck_leaving(index: int, ply: int, clock: bool, health: bool, plies: int):
     """bench_faults.py --midgame ``stuck-closed`` on international game ``index``: the switch under the lowest
     square ply ``ply`` empties sticks closed half a second before that turn. (session, reconstructor, square)."""
     return midgame_case("international", index, ply, "stuck-closed", clock, health, plies)
-
-
-def _standing(r) -> list:
-    return [(i.type, i.squares) for i in r.irregularities if i.status != "dismissed"]
 
 
 def _faults(r) -> list:
@@ -44,7 +40,7 @@ def test_stuck_pair_international_no_clock_game_15_stuck_square_opens(health):
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[28:33] == ["45-40", "2-8", "39-34", "7-11", "44-39"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(45, "stuck-closed")]
     assert _re_reads(r) == [(15, "44-40 re-read as 45-40")]
 
@@ -58,7 +54,7 @@ def test_stuck_pair_international_clock_game_18_stuck_square_opens_past_the_rere
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[16] == "50-44" and got[94] == "49-44"
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(50, "stuck-closed")]
     assert _re_reads(r) == [(9, "49-44 re-read as 50-44")]
 
@@ -73,7 +69,7 @@ def test_stuck_pair_international_clock_game_22_moves_onto_the_wrong_square_move
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert [got[i] for i in (28, 38, 52, 58)] == ["44-39", "49-44", "44-39", "43-38"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(44, "stuck-closed")]
     assert _re_reads(r) == [(15, "43-39 re-read as 44-39")]
 
@@ -89,7 +85,7 @@ def test_stuck_pair_international_no_clock_game_22_opponent_lands_on_the_other_s
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[10:14] == ["40-34", "1-6", "45-40", "21-26"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(40, "stuck-closed")]
     assert _re_reads(r) == [(6, "39-34 re-read as 40-34")]
 
@@ -106,7 +102,7 @@ def test_stuck_pair_international_clock_game_19_ghost_refuted_then_the_same_swit
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[10] == got[48] == "40-34"
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(40, "stuck-closed")]
     assert [(f.square, f.kind) for f in r.sensor_faults if f.withdrawn] == [(34, "ghost")]
     assert [(o.number, o.squares) for o in r.observations] == [(25, (40, 39))]
@@ -125,7 +121,7 @@ def test_stuck_pair_international_game_16_refuted_ghost_names_the_origin_stuck(c
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[13] == "11-17" and got[15] == "6-11"
-    assert _standing(r) == []
+    assert standing(r) == []
     assert (square, "stuck-closed") in _faults(r) and square == 11
 
 
@@ -140,7 +136,7 @@ def test_stuck_pair_international_game_16_refuted_ghost_keeps_the_pair_open(cloc
     s, r, square = midgame_case("international", 16, 19, "stuck-closed", clock, health, 50)
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r)[-1:] == [(square, "stuck-closed")] and square == 4
 
 
@@ -156,6 +152,6 @@ def test_stuck_pair_brazilian_no_clock_stuck_square_opens_before_the_mover_move_
     got = [m.move_text for m in r.moves if not m.withdrawn]
     assert got == s.expected_moves
     assert got[17:24] == ["e5-d4", "d2-e3", "f8-g7", "a3-b4", "c5xa3", "e3xc5", "d6xb4"]
-    assert _standing(r) == []
+    assert standing(r) == []
     assert _faults(r) == [(square, "stuck-closed")] == [(15, "stuck-closed")]
     assert [f.until for f in r.sensor_faults if not f.withdrawn] == [None]
