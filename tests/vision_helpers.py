@@ -58,6 +58,22 @@ def reads_without(clf, image, look: str):
     return both, before
 
 
+def look_settled(both, before, pieces: dict[int, str], colours: str = "wWbB", scene: int = 0) -> list[int]:
+    """The squares a look settled in one picture (``both`` read with it, ``before`` without it), checked: the same
+    squares and hand flag, no reading the earlier looks gave changed, and each piece it settled one of ``colours``
+    and read right (its claim the piece standing there)."""
+    assert both.squares.keys() == before.squares.keys() and both.occluded == before.occluded
+    assert both.unknown <= before.unknown
+    settled = []
+    for s in before.squares:
+        if s not in before.unknown:
+            assert both.squares[s] == before.squares[s] and both.stack[s] == before.stack[s]
+        elif s not in both.unknown:
+            assert pieces[s] in colours and both.squares[s] == pieces[s], (scene, s, pieces[s], both.stack[s])
+            settled.append(s)
+    return settled
+
+
 def assert_look_settles_by_its_band(clf, look: str, image, before, square: int, black: bool) -> None:
     """A look (``look``, its ``reader`` a :class:`vision.kings.StackReader` with its own band) asked about the piece
     on ``square`` that the looks before it leave unknown (``before``: the reading without it), its fits forced:
