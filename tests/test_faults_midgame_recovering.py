@@ -12,7 +12,7 @@ from rig.reconstruct import Reconstructor
 from rig.session import HealthLine
 from rig.simulate import HumanModel, simulate_game
 from sensors.simulation import through_matrix
-from simulate_helpers import midgame_case, standing
+from simulate_helpers import midgame_case, moves_read, standing
 from tests.test_faults_matrix import MODES, _game
 
 
@@ -34,7 +34,7 @@ def test_stuck_closed_recovering_brazilian_clock_pair_read_right_stays(health):
     a crash). White's next change is d2 lifted, not a move of a piece from a1: the switch recovered, a1-b2 stays."""
     s, r, square = midgame_case("brazilian", 2, 16, "stuck-closed-recovering-2", True, health, plies=24)
     assert square == 29
-    got = [m.move_text for m in r.moves if not m.withdrawn]
+    got = moves_read(r)
     assert got == s.expected_moves
     assert got[16:19] == ["a1-b2", "e5-d4", "d2-e3"]
     assert standing(r) == []
@@ -48,7 +48,7 @@ def test_dead_recovering_portuguese_clock_fault_kept_with_its_span(health):
     closes again under that piece two plies later, 12 s after the fault was read. No piece stays in the hand that
     long: the switch recovered (was: the fault withdrawn as a late landing)."""
     s, r, square = midgame_case("portuguese", 0, 10, "dead-recovering-2", True, health, plies=16)
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert _recovered(r, square, "dead") - r.sensor_faults[0].since > 10
 
@@ -69,7 +69,7 @@ def test_stuck_from_the_start_recovering_international_no_clock(health):
         if health or not isinstance(ev, HealthLine):
             r.feed(ev)
     r.finish()
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     until = _recovered(r, 25, "stuck-closed")
     assert 60.0 <= until < 60.2
@@ -86,7 +86,7 @@ def test_stuck_closed_recovering_international_clock_under_a_captured_piece(heal
     `capture-not-removed`, `capture-not-taken` and `own-piece-removed` standing)."""
     s, r, square = midgame_case("international", 1, 10, "stuck-closed-recovering-2", True, health, plies=18)
     assert square == 27
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert [(i.type, i.status) for i in r.irregularities] == [("capture-not-removed", "dismissed")]
     assert any("27 read as left standing" in o.detail for o in r.observations)
@@ -114,7 +114,7 @@ def test_dead_recovering_brazilian_no_clock_capture_landing_unseen(health):
     removals read before the closing prove nothing (an observation). Was: `capture-removed-early` accepted."""
     s, r, square = midgame_case("brazilian", 1, 22, "dead-recovering-2", False, health, plies=28)
     assert square == 29
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     until = _recovered(r, square, "dead")
     assert 129.6 < until < 129.7
@@ -162,7 +162,7 @@ def test_dead_recovering_international_no_clock_closing_under_the_other_reading_
     white's 30-25 re-read the moves)."""
     s, r, square = midgame_case("international", 5, 10, "dead-recovering-2", False, health, plies=16)
     assert square == 30
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert r.irregularities == []
     assert 55.7 < _recovered(r, square, "dead") < 55.8
 
@@ -174,7 +174,7 @@ def test_dead_recovering_international_no_clock_no_release_on_a_square_read_agai
     commit re-reads 31-26 as 31-27. On the board read again a piece stood on 27: no `piece-moved-after-release`."""
     s, r, square = midgame_case("international", 12, 28, "dead-recovering-2", False, health, plies=34)
     assert square == 27
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
 
@@ -187,7 +187,7 @@ def test_dead_recovering_international_clock_no_release_where_the_reply_landed(h
     no `piece-moved-after-release` (was: raised and accepted)."""
     s, r, square = midgame_case("international", 21, 10, "dead-recovering-2", True, health, plies=16)
     assert square == 26
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert not any(i.type == "piece-moved-after-release" for i in r.irregularities)
 
@@ -203,7 +203,7 @@ def test_stuck_closed_recovering_international_clock_other_square_opens_in_the_r
     fault moves to 37 and ends at its opening."""
     s, r, square = midgame_case("international", index, ply, "stuck-closed-recovering-2", True, health, plies=plies)
     assert square == stuck
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     until = _recovered(r, stuck, "stuck-closed")
     read = [m for m in r.moves if not m.withdrawn]
@@ -219,7 +219,7 @@ def test_stuck_closed_recovering_international_clock_other_square_opens_before_a
     its opening (was: white's piece on 40 read lifted, then `wrong-piece-removed` and `illegal-move`)."""
     s, r, square = midgame_case("international", 21, 16, "stuck-closed-recovering-2", True, health, plies=22)
     assert square == 40
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     _recovered(r, 40, "stuck-closed")
 
@@ -237,7 +237,7 @@ def test_other_square_of_a_stuck_reading_lifted_international_clock():
     for text, side in (("3-8", "black"), ("37-32", "white"), ("8-12", "black")):
         b.move(text).press(side)
     r = run(b)
-    assert [m.move_text for m in r.moves if not m.withdrawn] == ["36-31", "3-8", "37-32", "8-12"]
+    assert moves_read(r) == ["36-31", "3-8", "37-32", "8-12"]
     assert r.irregularities == []
     assert [(f.square, f.kind, f.until) for f in r.sensor_faults] == [(36, "stuck-closed", None)]
 
@@ -253,7 +253,7 @@ def test_dead_recovering_international_closing_with_no_piece_lifted_to_reach_it(
     again."""
     s, r, square = midgame_case("international", 14, 22, "dead-recovering-8", clock, health, plies=34)
     assert square == 38
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert not any(m.withdrawn for m in r.moves)
     assert standing(r) == []
     _recovered(r, 38, "dead")
@@ -268,7 +268,7 @@ def test_dead_recovering_international_clock_late_closing_not_a_piece_in_the_han
     26 and stands."""
     s, r, square = midgame_case("international", 6, 16, "dead-recovering-2", True, health, plies=22)
     assert square == 26
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert [(f.square, f.kind, f.withdrawn) for f in r.sensor_faults] == [(26, "dead", "")]
 
@@ -282,7 +282,7 @@ def test_dead_recovering_international_no_clock_reply_lands_on_the_square_the_pe
     `capture-removed-early`. The pending move leaves 27: the closing is black's landing, read as his change."""
     s, r, square = midgame_case("international", 23, 16, "dead-recovering-8", False, health, plies=30)
     assert square == 27
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     _recovered(r, 27, "dead")
 
@@ -296,7 +296,7 @@ def test_stuck_closed_recovering_international_no_clock_other_square_opens_while
     read 33-28, the fault moves to 33 and ends at its opening."""
     s, r, square = midgame_case("international", 9, 28, "stuck-closed-recovering-2", False, health, plies=34)
     assert square == 33
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert 166.4 < _recovered(r, 33, "stuck-closed") < 166.6
 
@@ -309,7 +309,7 @@ def test_stuck_closed_international_no_clock_other_square_lifted_once(health):
     as the switch under 37 freed, sixteen plies re-read with 37-31)."""
     s, r, square = midgame_case("international", 4, 22, "stuck-closed-recovering-2", False, health, plies=42)
     assert square == 36
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert not any(m.withdrawn for m in r.moves)
     assert standing(r) == []
     assert [(f.square, f.kind) for f in r.sensor_faults] == [(36, "stuck-closed")]
@@ -324,7 +324,7 @@ def test_dead_recovering_international_no_clock_died_under_a_captured_piece_then
     `capture-removed-early` accepted twice)."""
     s, r, square = midgame_case("international", 23, 12, "dead-recovering-2", False, health, plies=18)
     assert square == 29
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (29,), "dismissed")]
     assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (29,)),
@@ -341,7 +341,7 @@ def test_dead_recovering_international_no_clock_still_board_landing_on_a_square_
     that was the same switch dying (dismissed, an observation)."""
     s, r, square = midgame_case("international", 8, 24, "dead-recovering-2", False, health, plies=30)
     assert square == 27
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert [o.type for o in r.observations] == ["capture-removed-early"] * 2
     assert 125.6 < _recovered(r, square, "dead") < 125.8
@@ -357,7 +357,7 @@ def test_dead_recovering_international_no_clock_other_square_closes_as_the_reply
     `wrong-piece-removed` and the game lost)."""
     s, r, square = midgame_case("international", 19, 18, "dead-recovering-2", False, health, plies=24)
     assert square == 25
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert r.irregularities == []
     assert [(f.square, f.kind, bool(f.withdrawn)) for f in r.sensor_faults] == [(25, "dead", True)]
     assert [o.detail for o in r.observations] == ["read as 30-24", "30-24 re-read as 30-25"]
@@ -371,7 +371,7 @@ def test_dead_recovering_international_no_clock_reply_lifted_to_take_a_landing_n
     nothing: dismissed, an observation (was: `capture-removed-early` accepted)."""
     s, r, square = midgame_case("international", 9, 12, "dead-recovering-2", False, health, plies=18)
     assert square == 17
-    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert moves_read(r) == s.expected_moves
     assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (22,), "dismissed")]
     assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (22,))]
