@@ -361,17 +361,3 @@ def test_dead_recovering_international_no_clock_other_square_closes_as_the_reply
     assert r.irregularities == []
     assert [(f.square, f.kind, bool(f.withdrawn)) for f in r.sensor_faults] == [(25, "dead", True)]
     assert [o.detail for o in r.observations] == ["read as 30-24", "30-24 re-read as 30-25"]
-
-
-@pytest.mark.parametrize("health", MODES)
-def test_dead_recovering_international_no_clock_reply_lifted_to_take_a_landing_not_yet_read(health):
-    """International game 9, ply 12, without a clock: white's 28x17 comes down on a dead 17; 22 comes off, black
-    lifts 12 for 12x21, which takes the piece on 17, and only then 17 closes (the switch works again). Black went
-    for a piece standing there: its landing came before the closing, and 22's removal before that closing proves
-    nothing: dismissed, an observation (was: `capture-removed-early` accepted)."""
-    s, r, square = midgame_case("international", 9, 12, "dead-recovering-2", False, health, plies=18)
-    assert square == 17
-    assert moves_read(r) == s.expected_moves
-    assert standing(r) == []
-    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-removed-early", (22,), "dismissed")]
-    assert [(o.type, o.squares) for o in r.observations] == [("capture-removed-early", (22,))]

@@ -284,8 +284,6 @@ class CommitPolicy:
         unseen, why = self._unseen_landings(), ""
         if not other_side and (recovered := self._landing_recovered(move, seg)) is not None:     # recovery.py
             unseen, why = unseen | {move.destination}, recovered
-        if not other_side and expl.legal:
-            self._taken_before_landing(move, seg, t)        # recovery.py
         findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings, unseen, why)
         if findings:
             found += self._record(findings)

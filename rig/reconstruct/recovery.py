@@ -36,10 +36,6 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   end to the closing), and the removals read before the landing prove nothing: an observation, never
   ``capture-removed-early`` (the landing has no time). A closing sooner than ``stable_s`` after the board's last
   change is a landing still in the hand: an early removal stands;
-- ``dead`` under a capture's landing, the opponent's reply taking the piece landed there lifted before that
-  square closed (28x17 with 22 off first, 17 closing 0.4 s after black lifts 12 for 12x21): he went for a piece
-  standing there, so its landing came before its switch read it (a dead switch working again, or a slow one):
-  the removal read before that closing proves nothing, ``capture-removed-early`` is dismissed (an observation);
 - ``dead`` under a piece an open reading put on the other square: the switch working again closes under it, a
   square no legal move of the side to move reaches: the moves are read the other way at that closing
   (deadtwin.py). Where that comes later (a closing read in a turn the re-read cannot take), it is read as a piece
@@ -161,34 +157,6 @@ class SwitchRecovery:
             if irr.type == "capture-removed-early" and irr.status != DISMISSED and tuple(irr.squares) == (square,):
                 return last.start
         return None
-
-    def _taken_before_landing(self, move: Move, seg: Segment, t: float) -> None:
-        """``move`` (the reply committed from ``seg``) captures the piece the last ply, a capture read with a
-        captured piece taken off early, put down, and its piece was lifted before that landing's switch closed:
-        the opponent went for a piece that stood there already. The landing came down before its switch read it
-        (one dead and working again, or slow): nothing the sensors saw dates it, so nothing proves the removal
-        early (FPD 3.8; CODEX 004 art. 42.J): dismissed, an observation says why (module docstring)."""
-        plies = self._plies
-        if not plies or not move.captured or (last := plies[-1]).move is None or not last.move.captured:
-            return
-        dest = last.move.destination
-        closed = self._closed_once.get(dest)
-        lifted = seg.lifted_at.get(move.origin)
-        first = next((c for c in seg.changes if c.square == dest), None)
-        if dest not in move.captured or closed is None or lifted is None or lifted >= closed \
-                or first is None or not first.up:
-            return
-        name = self.variant.square_name
-        for i in last.irregularities:
-            irr = self.irregularities[i]
-            if irr.type != "capture-removed-early" or irr.status == DISMISSED:
-                continue
-            self._set_status(i, DISMISSED, t, f"{name(move.origin)} was lifted to take the piece on {name(dest)} "
-                                              "before its landing was read: the landing was not seen")
-            self._observe("capture-removed-early", irr.t, irr.squares, irr.detail, irr.side == "white", irr.number,
-                          f"the opponent lifted {name(move.origin)}, whose capture takes the piece on {name(dest)}, "
-                          f"{closed - lifted:.2f} s before {name(dest)} closed: the piece stood there unseen (a switch "
-                          "dead and working again, or slow), its landing has no time")
 
     def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
         """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
