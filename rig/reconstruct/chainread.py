@@ -271,8 +271,8 @@ class ChainReread:
         masked = self._mask.squares
         # a faulty switch read under one of a move's candidate squares may be under another: all of them
         # are read as the moves put them
-        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault for m in r.moves
-                           if not self._closed_since(r, r.fault_at(m)))
+        unsure = frozenset(r.fault_at(m) for r in self._open_readings if r.fault and r.ply < len(self._plies)
+                           for m in r.moves if not self._closed_since(r, r.fault_at(m)))
         late = self._landed_late(t, occ, lifted)      # earlylift.py: the mover's piece came down after that lift
         if late is not None:
             return late

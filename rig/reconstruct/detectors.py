@@ -104,9 +104,11 @@ def move_findings(ctx: Context, board: Board, index: PositionIndex, expl: Explan
                                       "captured pieces still on the board: "
                                       + ", ".join(name(s) for s in sorted(expl.standing))))
     if expl.missing:
+        # a square read occupied at the turn's start where the position has no piece (a stuck switch working
+        # again) is no piece removed
         white = {s: p.white for s in expl.missing if (p := board.piece_at(s)) is not None}
-        opp_missing = sorted(s for s in expl.missing if white[s] != mover)
-        own_missing = sorted(s for s in expl.missing if white[s] == mover)
+        opp_missing = sorted(s for s, w in white.items() if w != mover)
+        own_missing = sorted(s for s, w in white.items() if w == mover)
         if opp_missing:
             found.append(ctx.irregularity("wrong-piece-removed", opp_missing,
                                           "not captured, removed: " + ", ".join(name(s) for s in opp_missing)))
