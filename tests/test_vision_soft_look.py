@@ -24,7 +24,7 @@ from vision.render import render
 from vision.soft_look import SOFT, SOFT_BAND, SOFT_LOWER
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import assert_look_settles_by_its_band, look_settled, reads_without
+from tests.vision_helpers import look_settled, reads_without
 
 SEED = 5713
 SCENES = 12
@@ -68,21 +68,58 @@ def test_the_soft_look_tells_dim_black_kings_the_others_leave_unknown_internatio
     assert settled["B"] >= 1, (settled, unknown)
 
 
-def test_the_soft_look_abstains_within_its_band_international_no_clock(board):
-    """A soft fit inside the finer band (or a first fit leaning the other way) leaves the piece "king unknown"; one
-    clear of the band on the side the first fit leaned settles it."""
-    v, empty, _, config = board
-    clf = config.classifier()
+def _doubtful(v, clf, empty, seed: int):
+    """A dim scene's picture, its reading without the soft look, and a black piece on the look's squares that every
+    earlier look leaves unknown."""
     at = {sq: rc for rc, sq in clf.square_at.items()}
-    doubt: list[int] = []
-    for _, pieces, image in _dim_scenes(v, clf, empty, SEED + 1, 40):
+    for _, pieces, image in _dim_scenes(v, clf, empty, seed, 40):
         _, before = reads_without(clf, image, "soft_look")
         doubt = [s for s in before.unknown if pieces[s] in "bB" and clf.soft_look.asks(at[s])]
         if doubt:
-            break
-    assert doubt, "the seeded scenes hold a black piece the earlier looks leave unknown (the test needs one)"
+            return image, before, doubt[0]
+    raise AssertionError("the seeded scenes hold a black piece the earlier looks leave unknown (the test needs one)")
 
-    assert_look_settles_by_its_band(clf, "soft_look", image, before, doubt[0], black=True)
+
+def _fixed(forced: dict[str, float], key: str):
+    """A reader's ``fits`` that gives every piece the fit ``forced[key]``, its quality perfect."""
+    return lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), forced[key]), np.ones(len(pcs)))
+
+
+def test_the_soft_look_abstains_within_its_band_international_no_clock(board):
+    """A soft fit inside its band leaves the piece "king unknown"; one clear of the band on the side every earlier fit
+    leaned to settles it; one clear of it on the other side does not (the looks disagree)."""
+    v, empty, _, config = board
+    clf = config.classifier()
+    image, before, square = _doubtful(v, clf, empty, SEED + 1)
+    rc = next(rc for rc, sq in clf.square_at.items() if sq == square)
+    look, first, fine = clf.soft_look, clf.stacks, clf.fine_look.reader
+    forced = {"first": 0.0, "fine": 0.0, "soft": 0.0}
+
+    def told(**fits: float) -> tuple[bool, str]:
+        """Whether the piece is read known, and its code, with the first (and the second look's), the finer and the
+        soft fits of every piece set (their quality perfect)."""
+        forced.update(fits)
+        saved = {r: r.fits for r in (first, fine, look.reader)}
+        first.fits, fine.fits, look.reader.fits = _fixed(forced, "first"), _fixed(forced, "fine"), _fixed(forced, "soft")
+        try:
+            both, _ = reads_without(clf, image, "soft_look")
+        finally:
+            for r, f in saved.items():
+                r.fits = f
+        return square not in both.unknown, both.squares[square]
+
+    def middle(reader) -> float:
+        return sum(reader.band_at(rc, True)) / 2
+
+    lo, hi = look.reader.band_at(rc, True)
+    king = {"first": middle(first) + 0.05, "fine": middle(fine) + 0.05}  # each in its band, leaning to a king
+    man = {"first": middle(first) - 0.05, "fine": middle(fine) - 0.05}
+    assert told(**king, soft=(lo + hi) / 2) == (False, "b")  # within the band: no claim
+    assert told(**king, soft=hi + 0.1) == (True, "B")  # every fit leaned to a king, the soft fit clear: a king
+    assert told(**man, soft=lo - 0.1) == (True, "b")
+    assert told(**king, soft=lo - 0.1)[0] is False  # the earlier fits leaned the other way
+    assert told(first=king["first"], fine=man["fine"], soft=hi + 0.1)[0] is False  # the finer fit leaned to a man
+    assert told(first=man["first"], fine=king["fine"], soft=hi + 0.1)[0] is False  # the first fit leaned to a man
 
 
 def test_the_soft_look_takes_its_bias_from_the_start_position_international_no_clock(board):

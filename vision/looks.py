@@ -6,7 +6,8 @@ each of these in turn, each only on its own squares and never where glare reache
 brightens a piece's top and wall alike): a black piece at twice the resolution (:mod:`vision.fine_look`), a white
 piece on the rows nearest the camera (:mod:`vision.near_look`), a piece whose king's top reaches over the frame
 (:mod:`vision.frame_look`), a dim black piece on the middle rows, the finer window smoothed more
-(:mod:`vision.soft_look`). Like every look, each settles a piece only where its fit agrees with the first.
+(:mod:`vision.soft_look`). Like every look, each settles a piece only where its fit agrees with the first; the
+last only where every fit of the piece so far agrees (``Look.unanimous``).
 """
 
 from __future__ import annotations
@@ -45,5 +46,5 @@ def later_looks(fine: FineLook | None, near: NearLook | None, frame: FrameLook |
                           own_lean=True))
     if black and soft is not None:
         looks.append(Look(lambda doubt: finer(soft, doubt), lambda rc: rc in black and soft.asks(rc) and not glared(rc),
-                          lambda: soft.reader))
+                          lambda: soft.reader, unanimous=True))
     return looks

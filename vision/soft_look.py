@@ -12,9 +12,12 @@ kings on those rows separate better (d' 6.9 against 6.4, each board's own start 
 above the band. Here such a piece, when every earlier look leaves it unknown and no glare reaches its window (the
 glare look's), is fitted once more by the finer look's reader (its templates shared) on its window smoothed by
 ``SOFT``, with a start bias of its own (:func:`vision.kings_calibration.soft_bias`, from the start position:
-smoothing lowers every fit), judged by the finer band moved with it (``SOFT_BAND``) and the finer floor; like
-every look it settles a piece only on the side of the first band's middle the first fit leaned to
-(:meth:`vision.kings.StackReader.read`). The rows nearest the camera are not its (the finer look's own limit) nor
+smoothing lowers every fit), judged by the finer band moved with it (``SOFT_BAND``) and the finer floor. It settles
+a piece only where every fit of it so far (the first, the second look's, the finer look's, each against its own
+band's middle) leaned to the side it settles (``Look.unanimous``, :meth:`vision.kings.StackReader.read`): with the
+first fit's side alone it called a black man a king on the bench's seed 2 (board 6, position 7, square 3: under a
+shadow band's edge, the first fit 0.06 on a king's side of the middle, the second look's and the finer fits on a
+man's, the soft fit 0.44 over its middle). The rows nearest the camera are not its (the finer look's own limit) nor
 the farthest (not measured: there the top is small and smoothing blurs it into the wall).
 """
 
