@@ -67,11 +67,16 @@ class FineLook:
         return self.coarse.models[rc].shift >= MIN_SHIFT
 
     def see(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],
-            squares, smooth: float = SMOOTH) -> tuple[np.ndarray, np.ndarray]:
+            squares) -> tuple[np.ndarray, np.ndarray]:
         """The padded labelled view and brightness at the finer resolution, filled on the windows of ``squares``
         only: ``image`` the picture, ``gain`` the light's gain a pixel of the top view (margin included),
-        ``classes`` the classifier's colour look-up, ``smooth`` the Gaussian's pixels (:mod:`vision.soft_look`: more);
-        frame pixels of a piece's colour (``static``) are left out."""
+        ``classes`` the classifier's colour look-up; frame pixels of a piece's colour (``static``) are left out."""
+        return self.view(image, gain, classes, squares, SMOOTH)
+
+    def view(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],
+             squares, smooth: float) -> tuple[np.ndarray, np.ndarray]:
+        """What :meth:`see` gives, the windows smoothed by a Gaussian of ``smooth`` pixels (:mod:`vision.soft_look`:
+        more than ``SMOOTH``)."""
         r = self.reader
         side = r.n * r.px + 2 * r.margin + 2 * r.border
         labels = np.full((side, side), PADDING, np.uint8)

@@ -44,7 +44,7 @@ def later_looks(fine: FineLook | None, near: NearLook | None, frame: FrameLook |
     if frame is not None and frame.covered:  # the side the piece leaned to from the look's own first fit
         looks.append(Look(lambda doubt: shaded(), lambda rc: frame.asks(rc) and not glared(rc), lambda: frame.reader,
                           own_lean=True))
-    if black and soft is not None:
+    if black and fine is not None and soft is not None:  # the finer window smoothed more: with the finer look only
         looks.append(Look(lambda doubt: finer(soft, doubt), lambda rc: rc in black and soft.asks(rc) and not glared(rc),
                           lambda: soft.reader, unanimous=True))
     return looks

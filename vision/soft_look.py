@@ -74,8 +74,8 @@ class SoftLook:
     def see(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],
             squares) -> tuple[np.ndarray, np.ndarray]:
         """The finer look's padded labelled view and brightness on the windows of ``squares``, smoothed by ``SOFT``
-        (see :meth:`vision.fine_look.FineLook.see`)."""
-        return self.fine.see(image, gain, classes, squares, smooth=SOFT)
+        (:meth:`vision.fine_look.FineLook.view`)."""
+        return self.fine.view(image, gain, classes, squares, SOFT)
 
     def fits(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray], squares,
              black: int) -> tuple[np.ndarray, np.ndarray]:
