@@ -18,7 +18,7 @@ band's middle) leaned to the side it settles (``Look.unanimous``, :meth:`vision.
 first fit's side alone it called a black man a king on the bench's seed 2 (board 6, position 7, square 3: under a
 shadow band's edge, the first fit 0.06 on a king's side of the middle, the second look's and the finer fits on a
 man's, the soft fit 0.44 over its middle). The rows nearest the camera are not its (the finer look's own limit) nor
-the farthest (not measured: there the top is small and smoothing blurs it into the wall).
+the farthest (not measured: the top is small there, and smoothing may blur it into the wall).
 """
 
 from __future__ import annotations
