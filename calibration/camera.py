@@ -30,7 +30,7 @@ from vision.config import CameraConfig
 from vision.errors import CameraCalibrationError
 from vision.grid import BoardGrid, canonical_maps, find_grid
 from vision.kings import HEIGHTS
-from vision.kings_calibration import fine_bias, fit_piece, start_bias
+from vision.kings_calibration import fine_bias, fit_piece, soft_bias, start_bias
 from vision.pose import board_homography, pose_from_homography
 
 __all__ = ["calibrate_camera", "CalibrationReport", "ORIENTATION_RULE"]
@@ -198,7 +198,8 @@ def calibrate_camera(variant: Variant, empty: np.ndarray, start: np.ndarray, *, 
     appearance = replace(appearance, king_bias=start_bias(clf.stacks, fits, BLACK))
     clf = Classifier(v, px, full, appearance)
     black_men = [rc for rc, colour in men if colour == BLACK]  # the same at the finer look's resolution
-    appearance = replace(appearance, fine_bias=fine_bias(clf, start, black_men, BLACK))
+    appearance = replace(appearance, fine_bias=fine_bias(clf, start, black_men, BLACK),
+                         soft_bias=soft_bias(clf, start, black_men, BLACK))  # and smoothed more (vision.soft_look)
     clf = Classifier(v, px, full, appearance)
     blind = sorted(sq for rc, sq in clf.square_at.items() if not clf.stacks.allows(rc))
     if not HEIGHTS.min() < height < HEIGHTS.max():  # no height in reach fits: the view does not show it

@@ -28,10 +28,12 @@ from vision.fine_look import FineLook
 from vision.frame_look import FrameLook
 from vision.glare_look import GlareField
 from vision.kings import Look, StackReader
+from vision.looks import later_looks
 from vision.near_look import NearLook
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.pose import CameraPose
 from vision.shading import FineLight
+from vision.soft_look import SoftLook
 from vision import stats
 
 __all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
@@ -69,6 +71,7 @@ class Appearance:
     band: np.ndarray | None = None  # (k, 3) the empty board's band cells outside it (vision.occlusion.BandCue)
     king_bias: tuple[float, float] = (0.0, 0.0)  # the start men's man-or-king fit off a man's usual, white and black
     fine_bias: float = 0.0    # the black start men's fit off a man's usual at the finer look's resolution
+    soft_bias: float = 0.0    # the same, the finer window smoothed more (vision.soft_look)
 
 
 @dataclass
@@ -142,6 +145,7 @@ class Classifier:
         self.fine_look: FineLook | None = None
         self.near_look: NearLook | None = None
         self.frame_look: FrameLook | None = None
+        self.soft_look: SoftLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -154,6 +158,7 @@ class Classifier:
             self.fine_look = FineLook(maps, self.stacks, self._static_padded, appearance.fine_bias)
             self.near_look = NearLook(self.stacks)  # a doubtful white piece on the rows nearest the camera
             self.frame_look = FrameLook(self.stacks, self._static_padded)  # a king's top over the frame
+            self.soft_look = SoftLook(self.fine_look, appearance.soft_bias)  # a dim black piece, smoothed more
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
@@ -476,19 +481,11 @@ class Classifier:
             glared = lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])  # noqa: E731
             looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
         black = {rc for rc, c in pieces if c == BLACK}
-        fine = self.fine_look
-        if black and fine is not None:
-            # a doubtful black piece at twice the resolution (vision.fine_look), from the picture as taken: not where
-            # glare reaches its window (it brightens top and wall alike: a man under it was fitted as a king)
-            looks.append(Look(lambda doubt: fine.see(image, gain_full, self._classes, doubt),
-                              lambda rc: rc in black and fine.asks(rc) and not glared(rc), lambda: fine.reader))
-        near = self.near_look
-        if near is not None:  # a white piece on the nearest rows, the second look's view by its own band (near_look)
-            looks.append(Look(lambda doubt: shaded[0], lambda rc: rc not in black and near.asks(rc) and not glared(rc),
-                              lambda: near.reader))
-        if (frame := self.frame_look) is not None and frame.covered:  # a king's top over the frame (vision.frame_look)
-            looks.append(Look(lambda doubt: shaded[0], lambda rc: frame.asks(rc) and not glared(rc),
-                              lambda: frame.reader, own_lean=True))
+        # the finer looks read the picture as taken (vision.fine_look, vision.soft_look); the near and frame looks
+        # the second look's view (vision.looks)
+        looks += later_looks(self.fine_look, self.near_look, self.frame_look, self.soft_look,
+                             lambda look, doubt: look.see(image, gain_full, self._classes, doubt), lambda: shaded[0],
+                             black, glared)
         fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
         stack: dict[int, float] = {}
         unknown = set()

@@ -19,6 +19,7 @@
     king_noise = 12.0              # spread of the man-or-king fit on the start men
     king_bias = [0.1, -0.2]        # the start men's fit off a man's usual one, white and black (vision.kings)
     king_fine_bias = -0.1          # the black start men's fit off a man's usual one at twice the resolution
+    king_soft_bias = -0.1          # the same, the finer window smoothed more (vision.soft_look)
     static = {shape, bits}         # top-down view pixels of a piece's colour on the empty board (packed)
     [stability]
     agree = 2                      # hand-free frames that must agree before a position is emitted
@@ -97,6 +98,8 @@ class CameraConfig:
             _ = clf.fine_look.reader  # the finer look's templates drawn now (0.1-0.2 s), not on a picture
         if clf.frame_look is not None and self.appearance.kings:
             _ = clf.frame_look.reader  # the frame look's ideal windows measured now, not on a picture
+        if clf.soft_look is not None and self.appearance.kings:
+            _ = clf.soft_look.reader  # the soft look's (the finer look's templates, its own bias)
         return clf
 
     def to_dict(self) -> dict:
@@ -111,7 +114,8 @@ class CameraConfig:
                            "kings": ap.kings, "piece": [round(ap.piece[0], 4), round(ap.piece[1], 4)],
                            "king_noise": round(ap.king_noise, 3),
                            "king_bias": [round(float(b), 4) for b in ap.king_bias],
-                           "king_fine_bias": round(float(ap.fine_bias), 4)},
+                           "king_fine_bias": round(float(ap.fine_bias), 4),
+                           "king_soft_bias": round(float(ap.soft_bias), 4)},
             "stability": {"agree": self.agree, "hold": self.hold, "occluded_squares": self.occluded_squares,
                           "hand_squares": self.hand_squares, "dark_on_light": self.dark_on_light,
                           "skin_squares": self.skin_squares, "band_squares": self.band_squares},
@@ -153,7 +157,7 @@ class CameraConfig:
                         np.array(a["light_ref"], np.float32), bool(a.get("kings", True)), static, pose,
                         (piece[0], piece[1]), float(a.get("king_noise", 0.0)),
                         np.array(a["band"], np.float32).reshape(-1, 3) if "band" in a else None, (bias[0], bias[1]),
-                        float(a.get("king_fine_bias", 0.0)))
+                        float(a.get("king_fine_bias", 0.0)), float(a.get("king_soft_bias", 0.0)))
         if ap.mean.shape != (4, 3) or ap.std.shape != (4, 3):
             raise CameraConfigError("appearance: mean and std must be 4 x 3")
         if np.any(ap.std <= 0):

@@ -71,6 +71,12 @@ class FineLook:
         """The padded labelled view and brightness at the finer resolution, filled on the windows of ``squares``
         only: ``image`` the picture, ``gain`` the light's gain a pixel of the top view (margin included),
         ``classes`` the classifier's colour look-up; frame pixels of a piece's colour (``static``) are left out."""
+        return self.view(image, gain, classes, squares, SMOOTH)
+
+    def view(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],
+             squares, smooth: float) -> tuple[np.ndarray, np.ndarray]:
+        """What :meth:`see` gives, the windows smoothed by a Gaussian of ``smooth`` pixels (:mod:`vision.soft_look`:
+        more than ``SMOOTH``)."""
         r = self.reader
         side = r.n * r.px + 2 * r.margin + 2 * r.border
         labels = np.full((side, side), PADDING, np.uint8)
@@ -81,7 +87,7 @@ class FineLook:
             gx, gy, mx, my, outside = self._sampling(rc)
             pic = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             g = cv2.remap(gain, gx, gy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            plain = cv2.GaussianBlur(cv2.multiply(pic, g, dtype=cv2.CV_8U), (0, 0), SMOOTH)
+            plain = cv2.GaussianBlur(cv2.multiply(pic, g, dtype=cv2.CV_8U), (0, 0), smooth)
             lab = classes(plain)
             lab[outside] = PADDING
             labels[y0:y0 + s, x0:x0 + s] = lab

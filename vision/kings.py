@@ -81,6 +81,9 @@ class Look:
     #: whether the side a piece leaned to is the one this look's reader fits on the first view (a look that corrects
     #: what the first fit got wrong on its squares: :mod:`vision.frame_look`), not the first fit's
     own_lean: bool = False
+    #: whether every fit of the piece so far (the first and each earlier look's, each against its own band's middle)
+    #: must have leaned to the side this look settles, not the first alone (:mod:`vision.soft_look`)
+    unanimous: bool = False
 
 
 def band(shift: float, black: bool, bands=BAND) -> tuple[float, float]:
@@ -436,6 +439,8 @@ class StackReader:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
         out = {rc: self._judge(rc, c == black, v, q) for (rc, c), v, q in zip(pieces, z, quality)}
+        # the side of the band's middle each fit of a piece leaned to (a king True), the first and every look's
+        leaned = {rc: [v >= sum(self.band_at(rc, c == black)) / 2] for (rc, c), v in zip(pieces, z)}
         for look in (() if again is None else (Look(again),) if callable(again) else again):
             doubt = [(rc, c) for rc, c in pieces if self.allows(rc) and not out[rc][1]
                      and (look.where is None or look.where(rc))]
@@ -448,9 +453,12 @@ class StackReader:
                     else [out[rc][0] for rc, _ in doubt])
             for (rc, c), v, q, first in zip(doubt, z, quality, lean):
                 closer = reader._judge(rc, c == black, v, q)
-                # the looks must agree: the first fit already leaned to the side the new one settles
-                if closer[1] and closer[2] == (first >= sum(band(self.models[rc].shift, c == black)) / 2):
+                # the looks must agree: the first fit (every fit so far, ``unanimous``) leaned to the side the new
+                # one settles
+                sides = leaned[rc] if look.unanimous else [first >= sum(band(self.models[rc].shift, c == black)) / 2]
+                if closer[1] and all(closer[2] == side for side in sides):
                     out[rc] = closer
+                leaned[rc].append(v >= sum(reader.band_at(rc, c == black)) / 2)
         return out
 
     def boxes(self, squares) -> list[tuple[int, int, int, int]]:

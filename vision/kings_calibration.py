@@ -16,7 +16,7 @@ from vision.pose import CameraPose
 if TYPE_CHECKING:
     from vision.classify import Classifier
 
-__all__ = ["fit_piece", "start_bias", "fine_bias"]
+__all__ = ["fit_piece", "start_bias", "fine_bias", "soft_bias"]
 
 
 def _widths(reader: "StackReader", obs: np.ndarray, squares) -> list[float]:
@@ -57,7 +57,20 @@ def fine_bias(clf: "Classifier", image: np.ndarray, men, black: int) -> float:
     already takes off put back, off ``FINE_MAN_FIT`` below the finer band's middle (0 with no finer look)."""
     from vision.fine_look import FINE_MAN_FIT
 
-    look = clf.fine_look
+    return _look_bias(clf, clf.fine_look, FINE_MAN_FIT, image, men, black)
+
+
+def soft_bias(clf: "Classifier", image: np.ndarray, men, black: int) -> float:
+    """The black men's bias of the soft look (:mod:`vision.soft_look`: the finer window smoothed more, which moves
+    every fit: its band's middle is lower, ``SOFT_LOWER``), as :func:`fine_bias` (0 with no such look)."""
+    from vision.fine_look import FINE_MAN_FIT
+
+    return _look_bias(clf, clf.soft_look, FINE_MAN_FIT, image, men, black)
+
+
+def _look_bias(clf: "Classifier", look, usual: float, image: np.ndarray, men, black: int) -> float:
+    """The black start men's median fit by ``look`` (a finer look: ``fits``, ``reader``), its reader's bias put back,
+    off ``usual`` below its band's middle, at most ``BIAS_MAX`` either way."""
     if look is None or not men:
         return 0.0
     canon = clf.canonical(image)
@@ -66,7 +79,7 @@ def fine_bias(clf: "Classifier", image: np.ndarray, men, black: int) -> float:
     z, _ = look.fits(image, gain, clf.classes, men, black)
     reader = look.reader
     off = [v + reader.bias[1] - sum(reader.band_at(rc, True)) / 2 for rc, v in zip(men, z)]
-    return float(np.clip(np.median(off) - FINE_MAN_FIT, -BIAS_MAX, BIAS_MAX))
+    return float(np.clip(np.median(off) - usual, -BIAS_MAX, BIAS_MAX))
 
 
 def fit_piece(pose: CameraPose, n: int, px: int, margin: int, lab: np.ndarray, grey: np.ndarray, men,
