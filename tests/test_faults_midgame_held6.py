@@ -1,0 +1,28 @@
+"""Failing switches, issue 9 (branch faults13a): misses of bench/bench_faults.py --midgame --games 24 on plies 14 20
+26 32. Each test builds the bench's session (its seed and fault, tests/simulate_helpers.py ``midgame_case``), cut a
+few plies after the fault, and reads it in both modes: the moves exact, no player irregularity standing."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulate_helpers import current_faults, midgame_case, moves_read, standing
+from tests.test_faults_matrix import MODES
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("case", ["stuck-closed", "stuck-closed-recovering-8"])
+def test_stuck_closed_landing_before_the_lift_international_no_clock_game_2(health, case):
+    """Game 2, without a clock: 19's switch sticks closed on the empty square 0.2 s before black lifts 13 for
+    13-19. The closing alone was read at once as black's landing with its lift hidden (13 or 14 stuck under the
+    origin, 13 masked); 13 then opened, but stayed masked, and white's 24x13 read `capture-not-removed` (19's
+    removal unseen), then `position-lost`. 13 opening shows its switch works: the piece was lifted after 19 closed,
+    so 19 is the stuck one (closedfirst.py ``_origin_opened_after``)."""
+    s, r, square = midgame_case("international", 2, 26, case, False, health, plies=38)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[24:29] == ["35x24", "13-19", "24x13", "18x9", "27x18"]
+    assert standing(r) == []
+    if case == "stuck-closed":
+        assert current_faults(r) == [(square, "stuck-closed")] == [(19, "stuck-closed")]
+    assert all(f.square != 13 for f in r.sensor_faults)
