@@ -26,3 +26,19 @@ def test_stuck_closed_landing_before_the_lift_international_no_clock_game_2(heal
     if case == "stuck-closed":
         assert current_faults(r) == [(square, "stuck-closed")] == [(19, "stuck-closed")]
     assert all(f.square != 13 for f in r.sensor_faults)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_dead_under_the_capture_landing_international_no_clock_game_2(health):
+    """Game 2, without a clock: white's 35x24 takes 30 off last, then 24's switch dies under white's piece (0.6 s
+    later) and black plays 13-19; white's 24x13 follows from the dead square (its lift unseen). 30's lift was read
+    as black's first lift (the capture left with it standing) and 24 reading off as black's 30x19 under way: the
+    still board after 13-19 read no move, then 13x9, `capture-not-removed`, `illegal-move`, `own-piece-removed`.
+    Read as the capture complete, black's move exact, and white's piece on 24 read off after his move
+    (removalsplit.py): the capture's `capture-not-removed` is dismissed."""
+    s, r, _square = midgame_case("international", 2, 26, "dead-under-piece", False, health, plies=32)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[24:29] == ["35x24", "13-19", "24x13", "18x9", "27x18"]
+    assert standing(r) == []
+    assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-not-removed", (30,), "dismissed")]
