@@ -42,3 +42,19 @@ def test_dead_under_the_capture_landing_international_no_clock_game_2(health):
     assert got[24:29] == ["35x24", "13-19", "24x13", "18x9", "27x18"]
     assert standing(r) == []
     assert [(i.type, i.squares, i.status) for i in r.irregularities] == [("capture-not-removed", (30,), "dismissed")]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_late_landing_after_the_opponents_lift_international_clock_game_4(health):
+    """Game 4, with a clock: 32 sticks closed under white's man, 32-28 shows only its landing and is read 33-28
+    with a missing diode suspected (33 a ghost). Black lifts 17; 32's switch works again 0.5 s later (read as white
+    lifting 32) and black's 17 comes down on 22 0.1 s after that. At the lift black's move was read onto 21, held
+    for the diode (its landing unseen), and 22's closing as white's: 17-21, then 28x17 read 28-17 (`illegal-move`
+    twice). 22 is where black's lifted piece goes and white's 32 cannot: the mover's late landing
+    (heldlanding.py), 17-22; 32-28 is then re-read from the moves after it."""
+    s, r, square = midgame_case("international", 4, 32, "stuck-closed-recovering-2", True, health, plies=40)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[32:35] == ["32-28", "17-22", "28x17"]
+    assert standing(r) == []
+    assert (square, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults] and square == 32
