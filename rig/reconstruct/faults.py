@@ -208,8 +208,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             if prev != reads:                   # (and when the reading was last seen to change: recovery.py)
                 self._raw_masked[square], self._raw_moved[square] = reads, t
             if was and not reads and self._fault_kind(square) == "stuck-closed":   # a stuck one never opens:
-                if not (on and self._origin_opened_after(t, square)):       # closedfirst.py
-                    self._stuck_lifted(t, square) if on else self._stuck_opened(t, square, occupied, prev is not None)
+                self._stuck_lifted(t, square) if on else self._stuck_opened(t, square, occupied, prev is not None)
                 continue                                            # (earlylift.py, recovery.py)
             if reads and on and self._landing_after_vacated(t, square):
                 continue                        # recovery.py: the pending move left it, a piece lands there
