@@ -104,6 +104,8 @@ class CommitPolicy:
             self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
         elif self._open_readings and (reread := self._reread_turn(deadline)) is not None:
             self._commit(reread[0], deadline, "read after an earlier open reading was re-read", occ_after=reread[1])
+        elif self._removal_read_as_lift(deadline, self._occ):
+            return                        # the last capture's removal read as the opponent's lift (removalsplit.py)
         elif not self._own_lifted(seg) or self._own_lifts_off(seg, self._occ):
             # his pieces gone may be the ones a second move of the opponent captured (CODEX 42.A)
             self._other_side_move(deadline, self._occ)

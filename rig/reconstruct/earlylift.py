@@ -146,7 +146,10 @@ class EarlyLift:
         unseen), opens: a stuck switch never does. Where an open reading named it (10-14 read 9-14 with 9 or 10
         stuck, then 4-10 read 4-9 onto the masked 9), the piece that stood there all along is being lifted (9x20,
         30 plies later): the reading is taken the other way (:meth:`_switch_works`; the moves onto the stuck
-        square move with the fault, chainread.py), and the square, freed, shows the lift."""
+        square move with the fault, chainread.py), and the square, freed, shows the lift. A move read from its
+        landing alone and not yet committed: the landing square's switch is the stuck one (closedfirst.py)."""
+        if self._origin_opened_after(t, square):
+            return
         if self._stuck_readings(square):
             self._switch_works(t, square, "stuck-closed")
 

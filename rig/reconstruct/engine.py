@@ -44,6 +44,8 @@ from rig.pdn import GameRecord
 from rig.reconstruct.arbiter import ArbiterDecisions
 from rig.reconstruct.certainty import Certainty
 from rig.reconstruct.closedfirst import ClosedFirst
+from rig.reconstruct.removalsplit import RemovalSplit
+from rig.reconstruct.heldlanding import HeldLanding
 from rig.reconstruct.commit import CommitPolicy
 from rig.reconstruct.faults import FaultHandling, WaitingPress
 from rig.reconstruct.fenwriter import FenWriter
@@ -88,7 +90,8 @@ __all__ = ["Reconstructor"]
 
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
-                    FaultHandling, LastClosing, ClosedFirst, SplitReply, Certainty):
+                    FaultHandling, LastClosing, ClosedFirst, SplitReply, RemovalSplit, HeldLanding,
+                    Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026

@@ -338,6 +338,8 @@ class Segmenter:
             if square in split.occ and self._cleared_under_lift(split, square):
                 return                    # the reply lands where a piece the capture took stood (earlylift.py)
             if square not in split.occ and self._split_lands(split, square):
+                if self._held_squares and self._held_landing_late(split, c):
+                    return                # the mover's landing after the lift, not a held square (heldlanding.py)
                 if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
                     if not self._cleared_under_lift(split, square):     # earlylift.py
                         self._resolve_split()
