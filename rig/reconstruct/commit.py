@@ -18,12 +18,14 @@ from functools import partial
 from rig.board import Board
 from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import (
     ACCEPTED,
     CORRECTED,
     OPEN,
     MoveEntry,
 )
+from rig.reconstruct.replyfirst import reply_before_landing
 from rig.reconstruct.state import PLAY, SETUP, SIDE, Plan, Ply, Segment, Undo, snap
 
 __all__ = ["CommitPolicy"]
@@ -136,9 +138,10 @@ class CommitPolicy:
                     return False
         return True
 
-    def _commit_plan(self, plan: Plan, t: float, reason: str, occ_after: frozenset[int] | None = None) -> None:
+    def _commit_plan(self, plan: Plan, t: float, reason: str, occ_after: frozenset[int] | None = None,
+                     reply: SquareChange | None = None) -> None:
         if isinstance(plan, Explanation):
-            self._commit(plan, t, reason, occ_after=occ_after)
+            self._commit(plan, t, reason, occ_after=occ_after, reply=reply)
         else:
             first, mid, t_mid, second = plan
             rest = self._occ if occ_after is None else occ_after
@@ -173,7 +176,7 @@ class CommitPolicy:
         for k, c in enumerate(head):
             if k not in phantom:
                 self._record_change(self._seg, c)
-        self._commit_plan(plan, t, reason, occ_at)
+        self._commit_plan(plan, t, reason, occ_at, rest[0] if rest else None)
         seg = self._seg
         for c in rest:
             self._record_change(seg, c)
@@ -236,9 +239,10 @@ class CommitPolicy:
         return bool(passed)
 
     def _commit(self, expl: Explanation, t: float, reason: str, *, occ_after: frozenset[int] | None = None,
-                other_side: bool = False, pass_accepted: bool = False) -> None:
+                other_side: bool = False, pass_accepted: bool = False, reply: SquareChange | None = None) -> None:
         """Write the segment's move: the entry, its irregularities, the record, the tracker; the board
-        becomes the position as it stands and the opponent's turn begins."""
+        becomes the position as it stands and the opponent's turn begins (``reply``: the first change after the
+        move, when the segment was cut there)."""
         if self._held_off is not None:
             self._held_off_settled(None if other_side else expl.move, t)
         occ = self._occ if occ_after is None else occ_after
@@ -286,6 +290,9 @@ class CommitPolicy:
         unseen, why = self._unseen_landings(), ""
         if not other_side and (recovered := self._landing_recovered(move, seg)) is not None:     # recovery.py
             unseen, why = unseen | {move.destination}, recovered
+        elif not other_side and not self._clock_mode and reply is not None \
+                and (early := reply_before_landing(move, seg, reply, board_before, self.settings, name)):
+            unseen, why = unseen | {move.destination}, early                                   # replyfirst.py
         findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings, unseen, why)
         if findings:
             found += self._record(findings)

@@ -1,0 +1,51 @@
+"""A reply lifted as the capture's landing closes: that closing does not date the landing (docs/reconstruction.md,
+"Failing switches"; issue 9).
+
+Captured pieces come off once the capturing piece has landed (FPD 000 art. 3.8; CODEX 004 art. 42.J; FMJD 002
+art. 4.11), and the engine dates the landing by its square's closing. Without a clock the opponent begins his reply
+once he sees the move over. When his first lift comes less than ``touch_s`` after the landing's closing (white's
+39x28: 33 off at 141.13, 28 closing at 141.925, black lifting 9 at 141.93), his hand was on its way before that
+closing, and a closing that young is no landing yet by the engine's own measure (``_cut`` reads one the move leaves
+out as a neighbour phantom). Two things give those frames: the capturer still bringing his piece down as the
+opponent began (the removal early), or the piece down earlier on a switch that closed late (one dead since the
+square was empty, working again under it: nothing the sensors saw marks it). The sensors cannot tell: the removal
+read before that closing is an observation naming the square and why, never ``capture-removed-early``
+(:func:`rig.reconstruct.detectors.early_removal_unseen`). No fault is named: nothing shows one.
+
+A reply begun ``touch_s`` or more after the closing can be an answer to that landing: an early removal before it
+stands. With a clock the mover's press ends his move and the rule is not used.
+"""
+
+from __future__ import annotations
+
+from rig.board import Board
+from rig.move import Move
+from rig.reconstruct.detectors import SquareName
+from rig.reconstruct.occupancy import SquareChange
+from rig.reconstruct.settings import Settings
+from rig.reconstruct.state import SIDE, Segment
+
+__all__ = ["reply_before_landing"]
+
+
+def reply_before_landing(move: Move, seg: Segment, reply: SquareChange | None, board: Board, settings: Settings,
+                         name: SquareName) -> str | None:
+    """``move`` (a capture committed from ``seg`` on ``board``, without a clock, at the first change after it,
+    ``reply``) has a captured piece read off before its landing's one closing, and ``reply`` is the opponent's
+    lift of a piece of his own less than ``touch_s`` after that closing: the landing has no time (module
+    docstring). Why, for the early removal's observation; None otherwise."""
+    dest = move.destination
+    if reply is None or not reply.up or not move.captured or move.origin == dest or reply.square in move.captured:
+        return None
+    final = seg.placed_at.get(dest)
+    if final is None or not 0.0 <= reply.t - final < settings.touch_s \
+            or [c.t for c in seg.changes if c.square == dest] != [final] \
+            or not any(seg.lifted_at.get(s, final) < final for s in move.captured):
+        return None
+    piece = board.piece_at(reply.square)
+    if piece is None or piece[0] == board.turn:
+        return None
+    return (f"{SIDE[not board.turn]} lifted {name(reply.square)} {(reply.t - final) * 1000:.0f} ms after "
+            f"{name(dest)} closed (under {settings.touch_s * 1000:g} ms): he reached for his piece before that "
+            "closing, so the capturing piece may have been down earlier on a switch that closed late (one dead and "
+            "working again); the landing has no time")
