@@ -434,8 +434,9 @@ class Segmenter:
         explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
         it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
-        if self._open_readings and (expl is None or not expl.legal or expl.missing
-                                    or lifted is not None and not expl.standing <= {lifted}) \
+        if (self._open_readings or self._stale_dead) \
+                and (expl is None or not expl.legal or expl.missing
+                     or lifted is not None and not expl.standing <= {lifted}) \
                 and (reread := self._reread_turn(self._now, occ, lifted=lifted)) is not None:
             expl = reread[0]
         if expl is not None:
@@ -452,14 +453,14 @@ class Segmenter:
         two = self._two_moves(occ)
         if two is not None or not faults:
             return two
-        if self._open_readings and (reread := self._reread_turn(self._now, occ)) is not None:
+        if (self._open_readings or self._stale_dead) and (reread := self._reread_turn(self._now, occ)) is not None:
             return reread[0]              # an earlier open reading taken the other way explains it
         return self._fault_plan(occ, lifted)
 
     # -- lost positions ----------------------------------------------------------------------
 
     def _lose(self, t: float, occ: frozenset[int]) -> None:
-        reread = self._reread_turn(t, occ) if self._open_readings else None
+        reread = self._reread_turn(t, occ) if (self._open_readings or self._stale_dead) else None
         if reread is not None:
             self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
             return
