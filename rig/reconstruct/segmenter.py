@@ -334,6 +334,7 @@ class Segmenter:
         split = self._split
         if split is not None and split.own is not None and not self._own_lift_settled(split, c):
             split = self._split = None      # not the opponent's move under way: the mover was still at work
+        split = self._split                 # (read the other way: ownlift.py ``_twin_lift_freed``)
         if split is not None and not up:
             if square in split.occ and self._cleared_under_lift(split, square):
                 return                    # the reply lands where a piece the capture took stood (earlylift.py)
