@@ -217,6 +217,8 @@ class ChainReread:
             if r.ply >= n or r.ply < n - (REREAD_FAULT_PLIES if r.fault else REREAD_PLIES):
                 if r.fault == "stuck-closed" and r.ply < n:
                     self._stale_stuck.append(r)   # its switch opening still tells (:meth:`_stuck_readings`)
+                elif r.fault == "dead" and r.ply < n and not r.standing:
+                    self._stale_dead.append(r)    # a move from its other square still tells (deadmoved.py)
                 continue
             if not self._reading_stands(r):
                 continue
@@ -265,7 +267,8 @@ class ChainReread:
         leaves them). None otherwise (nothing changed). ``committing``: called by the commit of the turn (a
         held press or a cut segment is its own); ``lifted``: an opponent's piece being lifted, which may be
         one the move captured."""
-        if not self._open_readings or not committing and (self._split is not None or self._held is not None):
+        if not (self._open_readings or self._stale_dead) or not committing and (self._split is not None
+                                                                                or self._held is not None):
             return None
         occ = self._occ if occ is None else occ
         masked = self._mask.squares
@@ -278,9 +281,11 @@ class ChainReread:
             return late
         found = self._find_chain(turn_shown(self._seg, occ, masked | unsure, self._index, lifted))
         if found is None:
-            return self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
+            other = self._reread_standing(t, occ, lifted, committing) or self._stuck_landing(t, occ, lifted) \
                 or self._landed_on_cleared(t, occ) \
                 or self._standing_recovered(t, occ, lifted, committing)    # landedcapture.py, recovery.py
+            if other is not None or (found := self._stale_dead_chain(occ, masked | unsure, lifted)) is None:
+                return other                                               # deadmoved.py
         held, split = self._held, self._split     # (``committing``: the commit under way uses them)
         self._held = self._split = None
         self._rewrite_chain(t, found, "the moves after it show which was played")

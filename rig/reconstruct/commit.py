@@ -104,7 +104,7 @@ class CommitPolicy:
         expl = self._explain()
         if expl is not None and expl.legal and expl.exact:
             self._commit(expl, deadline, f"board stable for {self.settings.stable_s:g} s")
-        elif self._open_readings and (reread := self._reread_turn(deadline)) is not None:
+        elif (self._open_readings or self._stale_dead) and (reread := self._reread_turn(deadline)) is not None:
             self._commit(reread[0], deadline, "read after an earlier open reading was re-read", occ_after=reread[1])
         elif self._removal_read_as_lift(deadline, self._occ):
             return                        # the last capture's removal read as the opponent's lift (removalsplit.py)
@@ -246,7 +246,7 @@ class CommitPolicy:
         if self._held_off is not None:
             self._held_off_settled(None if other_side else expl.move, t)
         occ = self._occ if occ_after is None else occ_after
-        if not other_side and self._open_readings and not (expl.legal and expl.exact):
+        if not other_side and (self._open_readings or self._stale_dead) and not (expl.legal and expl.exact):
             reread = self._reread_turn(t, occ, committing=True)   # an earlier open reading explains it
             if reread is not None:
                 expl, occ = reread

@@ -116,7 +116,7 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
         "_mask", "_setup_obs", "_first_t", "_ambiguous_seg", "_waited", "_ending", "_closed_once", "_held_squares",
         "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
         "_raw_prev", "_raw_t", "_reread_alts", "_reread_undo", "_refuted", "_open_readings", "_freed", "_raw_on",
-        "_off_early", "_raw_masked", "_stale_stuck", "_stayed_closed", "_opening", "_raw_moved",
+        "_off_early", "_raw_masked", "_stale_stuck", "_stale_dead", "_stayed_closed", "_opening", "_raw_moved",
     )
 
     def __init__(self, header: Header, settings: Settings | None = None, *, trace: bool = False):

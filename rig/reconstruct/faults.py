@@ -32,6 +32,7 @@ from typing import Any, Iterable
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import ChainReread
+from rig.reconstruct.deadmoved import StaleDead
 from rig.reconstruct.deadremoval import DeadRemoval
 from rig.reconstruct.deadtwin import DeadTwin
 from rig.reconstruct.earlylift import EarlyLift
@@ -139,7 +140,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin):
+                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin, StaleDead):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -159,6 +160,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._init_chainread()
         self._init_recovery()
         self._init_deadtwin()
+        self._init_stale_dead()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------

@@ -18,6 +18,11 @@ mover's turn (36-31, 19-23, 34 read off 5 ms after the lift of 19). No irregular
 may pick up his piece before his turn (FMJD 002 art. 3.11 forbids touching it only in his turn), and a dead
 switch is named once a piece stands on it again.
 
+Where the mover's move pending is one of two readings from a pair of origins (a stuck switch or a missing diode's
+ghost hid its lift) and the lifted piece is the one the reading taken leaves on the other square, its opening,
+seen in the same debounce as the opponent's lift, is that square's stuck switch working again when the next change
+is no move of that piece (:meth:`OwnLift._twin_lift_freed`): the move pending is read the other way.
+
 :class:`OwnLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
 
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import PendingSplit
+from rig.reconstruct.state import PendingSplit, Segment
 
 __all__ = ["OwnLift"]
 
@@ -51,8 +56,51 @@ class OwnLift:
         the mover's piece off, and ``_interleaved`` reads the mover's move, the reply and that lift)."""
         if c.up:
             return c.square == split.own
+        if self._twin_lift_freed(split, c):
+            return True
         if c.square in split.occ:
             return False
         after = self._physical_after(split.plan, split.occ)
         return any(m.origin == split.square and m.captured and c.square in m.path[1:]
                    for m in self._index(after).moves)
+
+    def _twin_lift_freed(self, split: PendingSplit, c: SquareChange) -> bool:
+        """The mover's move pending is one of two readings from a pair of origins (44-39 read 43-39: 43 a missing
+        diode's ghost, or 44 stuck; an open reading), and the piece the reading taken leaves on the other square
+        (44) read lifted (the split's ``own``) before that reading was made: its opening came a few milliseconds
+        after the opponent's lift, in the same debounce. The opening is recovery.py's held opening of the other
+        square (``_twin_opened``), seen late: the next change ``c`` (a landing) tells. A landing no legal move of
+        that piece makes (the opponent's own), or, for a ghost reading, the ghost's square reading closed once the
+        opening broke its rectangle (a ghost needs every corner closed: its switch reads a piece), shows that
+        switch was the stuck one working again: the move pending is read the other way (recovery.py
+        ``_pending_other_way``: the fault moves there and ends at the opening, an observation), the lift (and that
+        closing) is taken out of the turn and the split kept. True when so read."""
+        own = split.own
+        plan = split.plan
+        n = len(self._plies)
+        if own is None or not isinstance(plan, Explanation):
+            return False
+        reading = next((r for r in self._open_readings if r.ply == n and r.fault in ("stuck-closed", "ghost")
+                        and any(m.key == plan.move.key for m in r.moves)), None)
+        if reading is None or self._piece_lands(own, frozenset({c.square}), frozenset()):      # recovery.py
+            return False
+        stuck = reading.fault_at(plan.move)
+        # the ghost's own square reading closed once its rectangle broke (the lift of ``own`` broke it) is no
+        # piece set down: read the other way, its piece stood there all along
+        freed = reading.fault == "ghost" and c.square == stuck and stuck not in self._mask
+        if stuck == own or (c.square in split.occ or stuck not in self._mask) and not freed \
+                or all(reading.fault_at(m) != own for m in reading.moves if m.key != plan.move.key):
+            return False
+        lift = next((x for x in reversed(self._seg.changes) if x.square == own and x.up), None)
+        if lift is None or not self._pending_other_way(c.t, lift.t, stuck, own):       # recovery.py
+            return False
+        self._split = self._split._replace(own=None)      # no lift of the mover's stands: the opening was the switch
+        if stuck not in self._mask and stuck not in self._freed:
+            # a ghost's mask dropped (ghostread.py ``_ghost_moved``): the square reads as its switch last read
+            self._set_reading(stuck, stuck in self._raw_prev)
+        turn = self._seg
+        self._seg = Segment(turn.t0, turn.occ0, pieces=turn.pieces)
+        for x in turn.changes:
+            if x is not lift and not (freed and x is c):
+                self._record_change(self._seg, x)
+        return True

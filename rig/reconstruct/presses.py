@@ -299,7 +299,7 @@ class ClockPresses:
             passed = self._passes(t, SIDE[other.turn])
             self._commit(expl, t, "a move of the side not to move", other_side=True, pass_accepted=passed)
             return
-        reread = self._reread_turn(t) if self._open_readings else None
+        reread = self._reread_turn(t) if (self._open_readings or self._stale_dead) else None
         if reread is not None:
             self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
             return

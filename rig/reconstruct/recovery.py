@@ -288,7 +288,7 @@ class SwitchRecovery:
         that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``).
         False when the reading is of a committed ply (nothing done)."""
         split, n = self._split, len(self._plies)
-        reading = next((r for r in self._open_readings if r.ply == n and r.fault == "stuck-closed"), None)
+        reading = next((r for r in self._open_readings if r.ply == n and r.fault in ("stuck-closed", "ghost")), None)
         if split is None or reading is None or not isinstance(split.plan, Explanation):
             return False
         plan = split.plan.move
@@ -297,7 +297,7 @@ class SwitchRecovery:
             return False
         self._open_readings = [r for r in self._open_readings if r is not reading]
         self._split = split._replace(plan=Explanation(other, True, None), occ=(split.occ - {square}) | {stuck})
-        self._move_fault(t, "stuck-closed", stuck, square)          # chainread.py
+        self._move_fault(t, reading.fault, stuck, square)          # chainread.py (ghostread.py ``_ghost_moved``)
         name = self.variant.square_name
         self._recovered(opened, square, "its switch opened and the board went on without a "
                                                                 "piece there: it was stuck, and works again")

@@ -334,6 +334,7 @@ class Segmenter:
         split = self._split
         if split is not None and split.own is not None and not self._own_lift_settled(split, c):
             split = self._split = None      # not the opponent's move under way: the mover was still at work
+        split = self._split                 # (read the other way: ownlift.py ``_twin_lift_freed``)
         if split is not None and not up:
             if square in split.occ and self._cleared_under_lift(split, square):
                 return                    # the reply lands where a piece the capture took stood (earlylift.py)
@@ -436,8 +437,9 @@ class Segmenter:
         explains the board. At an opponent's lift, an earlier open reading taken the other way may explain
         it (:meth:`_reread_turn`)."""
         expl = self._explain(occ)
-        if self._open_readings and (expl is None or not expl.legal or expl.missing
-                                    or lifted is not None and not expl.standing <= {lifted}) \
+        if (self._open_readings or self._stale_dead) \
+                and (expl is None or not expl.legal or expl.missing
+                     or lifted is not None and not expl.standing <= {lifted}) \
                 and (reread := self._reread_turn(self._now, occ, lifted=lifted)) is not None:
             expl = reread[0]
         if expl is not None:
@@ -454,14 +456,14 @@ class Segmenter:
         two = self._two_moves(occ)
         if two is not None or not faults:
             return two
-        if self._open_readings and (reread := self._reread_turn(self._now, occ)) is not None:
+        if (self._open_readings or self._stale_dead) and (reread := self._reread_turn(self._now, occ)) is not None:
             return reread[0]              # an earlier open reading taken the other way explains it
         return self._fault_plan(occ, lifted)
 
     # -- lost positions ----------------------------------------------------------------------
 
     def _lose(self, t: float, occ: frozenset[int]) -> None:
-        reread = self._reread_turn(t, occ) if self._open_readings else None
+        reread = self._reread_turn(t, occ) if (self._open_readings or self._stale_dead) else None
         if reread is not None:
             self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
             return

@@ -423,7 +423,7 @@ class UnseenReplies:
         its lift is unseen too, so ``c`` may begin the opponent's turn. The square, or None."""
         readings = [r for r in self._live_readings() if r.fault == "dead"]
         if not readings:
-            return None
+            return self._stale_dead_origin(plan, c) if self._stale_dead else None     # deadmoved.py
         plies = self._plies
         squares = {r.fault_at(m) for r in readings for m in r.moves}
         first = self._live_readings()[0].ply
