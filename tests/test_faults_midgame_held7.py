@@ -1,0 +1,37 @@
+"""Failing switches, issue 9 (branch faults13b): misses of bench/bench_faults.py --midgame --games 24 on plies
+14 20 26 32 where a move's origin was read one square off because its neighbour stuck closed, and a captured
+piece's stuck switch freeing itself during the reply. Each test builds the bench's session (its seed and fault,
+tests/simulate_helpers.py ``midgame_case``), cut a few plies after the fault, and reads it in both modes: the moves
+exact, the switch named, no player irregularity standing."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulate_helpers import midgame_case, moves_read, standing
+from tests.test_faults_matrix import MODES
+
+KINDS = ["stuck-closed", "stuck-closed-recovering-8"]
+
+
+def _pair_observed(r, a: int, b: int) -> bool:
+    """An observation names both squares of a stuck pair (the sensors cannot tell them)."""
+    return any(o.type == "illegal-move" and {a, b} <= set(o.squares) for o in r.observations)
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("case", KINDS)
+def test_stuck_origin_read_as_ghost_then_rectangle_breaks_international_clock_game_5(health, case):
+    """Game 5, with a clock: 40's switch sticks closed 0.5 s before white lifts 40 for 40-34 (its lift unseen; 39
+    reaches 34 too). The frames alone read 40 as a missing diode's ghost (22's rectangle stood), 39 stuck the other
+    reading. When 25's lift breaks the rectangle, 40 still reads closed: no ghost, but 40's own switch stuck explains
+    it as well as 39's (ghostread.py ``_ghost_stuck_here``). It was re-read 39-34 with 39 stuck, then 39x30 read
+    34-30, `two-moves`, `illegal-move`. The move stays 40-34, the pair open, an observation names 39 and 40."""
+    s, r, square = midgame_case("international", 5, 14, case, True, health, plies=24)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[14] == "40-34" and got[20] == "39x30"
+    assert standing(r) == []
+    assert square == 40 and (40, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults]
+    assert all(f.kind != "ghost" for f in r.sensor_faults)
+    assert _pair_observed(r, 39, 40)
