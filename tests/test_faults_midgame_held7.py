@@ -35,3 +35,20 @@ def test_stuck_origin_read_as_ghost_then_rectangle_breaks_international_clock_ga
     assert square == 40 and (40, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults]
     assert all(f.kind != "ghost" for f in r.sensor_faults)
     assert _pair_observed(r, 39, 40)
+
+
+@pytest.mark.parametrize("health", MODES)
+@pytest.mark.parametrize("case", KINDS)
+def test_stuck_pair_opens_after_capture_last_removal_international_no_clock_game_5(health, case):
+    """Game 5, without a clock: the same 40-34 read 39-34 (39 or 40 stuck: an observation). Six plies later black's
+    23x34 takes 29 off (pending: its owner's lift, or black's last removal), then 39 opens and white's 39x30 lands on
+    30. A stuck switch never opens; read the other way, the piece on 39 captures 34 onto 30: the opening is its lift,
+    so the captured piece lifted before it was black's last removal (earlylift.py ``_last_removal``). It was 23x30
+    with `illegal-move`, `capture-removed-early`."""
+    s, r, square = midgame_case("international", 5, 14, case, False, health, plies=24)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[14] == "40-34" and got[19:21] == ["23x34", "39x30"]
+    assert standing(r) == []
+    assert square == 40 and (40, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults]
+    assert _pair_observed(r, 39, 40)
