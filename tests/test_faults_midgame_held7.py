@@ -52,3 +52,21 @@ def test_stuck_pair_opens_after_capture_last_removal_international_no_clock_game
     assert standing(r) == []
     assert square == 40 and (40, "stuck-closed") in [(f.square, f.kind) for f in r.sensor_faults]
     assert _pair_observed(r, 39, 40)
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_standing_square_opens_after_reply_lift_international_no_clock_game_21(health):
+    """Game 21, without a clock: 24 sticks closed under the black piece white's 38x20 takes (`capture-not-removed`,
+    its removal unseen) and works again eight plies later, 0.17 s after black lifts 5 for 5-10. The opening was
+    read as the first piece staying off (white taking 5 off: `wrong-piece-removed`) and 24 lifted to begin black's
+    move (24-10, `illegal-move`). A square a capture was read to leave standing opens with no hand near when its
+    switch frees itself: the lift of 5 stays pending (stuckempty.py ``_standing_opens``), and black's turn reads
+    5-10 with the capture read again complete, 24 stuck from it and recovered (recovery.py)."""
+    s, r, square = midgame_case("international", 21, 26, "stuck-closed-recovering-8", False, health, plies=36)
+    got = moves_read(r)
+    assert got == s.expected_moves
+    assert got[26] == "38x20" and got[32:34] == ["44-39", "5-10"]
+    assert standing(r) == []
+    faults = [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn]
+    assert square == 24 and faults == [(24, "stuck-closed")]
+    assert [f.until is not None for f in r.sensor_faults] == [True]
