@@ -432,7 +432,9 @@ class GhostHandling:
         stuck under another origin fitting too (:meth:`_ghost_origin`), still reads closed where the game has no
         piece, every other freed square reading as the game has it. No ghost explains it; that origin's own switch
         stuck closed does, as well as the other reading (40-34 read with 40 a ghost of 22; 39-34 with 39 stuck):
-        the sensors cannot tell them. The move stays as read and its reading open, the fault ``stuck-closed`` (the
+        while the other origin still reads closed, the sensors cannot tell them (where it opened since, the move
+        read would make that a lift, the other reading a stuck switch freeing itself: it is re-read, chainread.py
+        ``_reread_freed``). The move stays as read and its reading open, the fault ``stuck-closed`` (the
         switch of either square opening later tells, recovery.py); the diode's suspicion goes as in
         :meth:`_ghost_moved`, and an observation names both squares."""
         guess = self._ghost_guess
@@ -443,12 +445,13 @@ class GhostHandling:
         if reading is None or move is None or not self._reading_stands(reading):
             return False
         square = move.origin
+        others = [m.origin for m in reading.moves if m.origin != square]
         if square not in freed or square not in occupied or self.board.piece_at(square) is not None \
-                or any((s in occupied) != (s in self._occ) for s in freed - {square}):
-            return False
+                or any((s in occupied) != (s in self._occ) for s in freed - {square}) \
+                or not all(s in occupied for s in others):
+            return False          # (another origin opened since: a lift the kept reading needs, its stuck switch not)
         self._open_readings = [r._replace(fault="stuck-closed") if r is reading else r for r in self._open_readings]
         self._ghost_masked.discard(square)
-        others = [m.origin for m in reading.moves if m.origin != square]
         name = self.variant.square_name
         both = ", ".join(name(s) for s in sorted((square, *others)))
         self._ghost_to_stuck(guess, square, f"{name(square)} kept reading closed after its piece left once the "
