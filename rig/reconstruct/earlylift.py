@@ -174,6 +174,9 @@ class EarlyLift:
         if self._held is not None or not plies:
             return
         pending = None
+        removal = kind != "dead" and self._last_removal(split)
+        if removal:
+            split = None              # (dropped below once the re-read is found: the mover's capture goes on)
         if split is not None:
             if not isinstance(split.plan, Explanation) or not (split.plan.legal and split.plan.exact):
                 return
@@ -210,6 +213,8 @@ class EarlyLift:
         found = search()
         if found is None:
             return
+        if removal:
+            self._split = None
         name = self.variant.square_name
         if split is not None:
             self._split = None
@@ -233,6 +238,17 @@ class EarlyLift:
             self._stale_stuck = [r for r in self._stale_stuck if id(r) not in used]
             self._open_readings = list(readings) + [r for r in self._open_readings if id(r) not in used]
         self._rewrite_chain(t, found, why)
+
+    @staticmethod
+    def _last_removal(split: PendingSplit | None) -> bool:
+        """The opponent's first lift pending (``split``) is of a piece the mover's capture took, still standing,
+        the one piece it leaves (his last removal, or the opponent lifting that piece: only what follows tells).
+        A masked stuck square opening after it, read as the lift of the piece a reading taken the other way
+        leaves there, begins the opponent's move (no player lifts two pieces to begin one): the captured piece
+        was the mover's removal and his capture goes on, complete."""
+        plan = None if split is None else split.plan
+        return isinstance(plan, Explanation) and plan.legal and not plan.missing \
+            and plan.standing == {split.square}
 
     def _their_landing(self, square: int) -> bool:
         """``square``, masked as a ``dead`` switch under the last ply's landing, one of two squares its piece

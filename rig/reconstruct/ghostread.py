@@ -82,7 +82,8 @@ class GhostHandling:
         if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
             self._reread_undo = self._undo        # kept while the opponent's move may follow it
         freed = masked - ghosts
-        if freed and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
+        if freed and not self._ghost_stuck_here(t, occupied, freed) and not self._reread_freed(t, occupied, freed) \
+                and self._reread_alts is not None:
             self._reread(t, occupied, freed)
         if freed:
             # what a freed square reads now stood there unseen: read before the change that broke the rectangle
@@ -419,13 +420,54 @@ class GhostHandling:
         guess = self._ghost_guess
         if old == new or guess is None:
             return
-        self._ghost_guess = None
         self._ghost_masked.discard(old)
         self._mask.remove(old)
-        self._diode_suspects = guess.suspects
         name = self.variant.square_name
-        detail = (f"a piece came to a square with nothing lifted: only {name(new)} explains it (the moves after it "
-                  f"show it, not a missing diode's ghost on {name(old)}), and its switch did not open")
+        self._ghost_to_stuck(guess, new, f"a piece came to a square with nothing lifted: only {name(new)} explains "
+                                         f"it (the moves after it show it, not a missing diode's ghost on "
+                                         f"{name(old)}), and its switch did not open")
+
+    def _ghost_stuck_here(self, t: float, occupied: frozenset[int], freed: frozenset[int]) -> bool:
+        """A missing diode's rectangle broke, and the origin a move was read from as that diode's ghost, a switch
+        stuck under another origin fitting too (:meth:`_ghost_origin`), still reads closed where the game has no
+        piece, every other freed square reading as the game has it. No ghost explains it; that origin's own switch
+        stuck closed does, as well as the other reading (40-34 read with 40 a ghost of 22; 39-34 with 39 stuck):
+        while the other origin still reads closed, the sensors cannot tell them (where it opened since, the move
+        read would make that a lift, the other reading a stuck switch freeing itself: it is re-read, chainread.py
+        ``_reread_freed``). The move stays as read and its reading open, the fault ``stuck-closed`` (the
+        switch of either square opening later tells, recovery.py); the diode's suspicion goes as in
+        :meth:`_ghost_moved`, and an observation names both squares."""
+        guess = self._ghost_guess
+        if guess is None or guess.ply >= len(self._plies):
+            return False
+        move = self._plies[guess.ply].move
+        reading = next((r for r in self._open_readings if r.ply == guess.ply and r.fault == "ghost"), None)
+        if reading is None or move is None or not self._reading_stands(reading):
+            return False
+        square = move.origin
+        others = [m.origin for m in reading.moves if m.origin != square]
+        if square not in freed or square not in occupied or self.board.piece_at(square) is not None \
+                or any((s in occupied) != (s in self._occ) for s in freed - {square}) \
+                or not all(s in occupied for s in others):
+            return False          # (another origin opened since: a lift the kept reading needs, its stuck switch not)
+        self._open_readings = [r._replace(fault="stuck-closed") if r is reading else r for r in self._open_readings]
+        self._ghost_masked.discard(square)
+        name = self.variant.square_name
+        both = ", ".join(name(s) for s in sorted((square, *others)))
+        self._ghost_to_stuck(guess, square, f"{name(square)} kept reading closed after its piece left once the "
+                                            "rectangle that could close it broke: a switch stuck closed under any "
+                                            f"of {both} explains it")
+        entry = self.moves[self._entry_of(self._plies[guess.ply])]
+        self._observe("illegal-move", t, tuple(sorted((square, *others))), f"read as {entry.move_text}",
+                      entry.side == "white", entry.number, f"a switch stuck closed under any of {both} explains the "
+                      f"landing on {name(move.destination)}; the sensors cannot tell which")
+        return True
+
+    def _ghost_to_stuck(self, guess: GhostGuess, new: int, detail: str) -> None:
+        """The ghost read for ``guess`` was ``new``'s switch stuck closed: the diode suspects before it are
+        restored, the ghost fault it named becomes the stuck switch, and ``new`` is masked (empty)."""
+        self._ghost_guess = None
+        self._diode_suspects = guess.suspects
         for i, f in enumerate(self.sensor_faults):
             if f.kind == "ghost" and f.square == guess.named:
                 self._no_diode.discard(f.square)

@@ -234,8 +234,9 @@ class Segmenter:
                 # the first piece stayed off: the mover took it off before pressing; this lift starts the reply
                 self._commit_held(f"{SIDE[not mover]} lifted {self.variant.square_name(square)}: his move starts")
                 seg = self._seg
-            elif self._split.square not in occ_before or self._split_back_briefly(c) \
-                    or self._split_reclosed_removal(c):     # (stuckempty.py)
+            elif not self._standing_opens(square) and (self._split.square not in occ_before
+                                                       or self._split_back_briefly(c)
+                                                       or self._split_reclosed_removal(c)):     # (stuckempty.py)
                 # (its square closed again a moment ago: a neighbour phantom, the piece is still off)
                 back = self._split.square in occ_before
                 occ_before = occ_before - {self._split.square}

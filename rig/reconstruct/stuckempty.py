@@ -186,6 +186,18 @@ class StuckEmpty:
                 continue
             yield r, capture, move, squares
 
+    def _standing_opens(self, square: int) -> bool:
+        """``square``, opening while the opponent's first lift is pending (that piece still off), holds the piece
+        a capture was read to leave standing (an open ``standing`` reading: ``capture-not-removed``, which a switch
+        stuck under it since reads the same), the game's piece still there. A stuck switch freeing itself opens
+        with no hand near: no sign that the first piece stayed off (the mover taking it off, this lift beginning
+        the reply). The lift stays pending and the opening stays in the turn, whose commit reads it (recovery.py
+        ``_standing_recovered``: the capture read again, the switch recovered) or as a lift."""
+        plies = self._plies
+        return self.board.piece_at(square) is not None and any(
+            square in r.standing and not r.gone and r.ply < len(plies) and not plies[r.ply].withdrawn
+            for r in self._open_readings)
+
     def _standing_only(self, found: list[int], squares: frozenset[int]) -> bool:
         """The irregularities ``found`` (indexes) at a capture are the pieces on ``squares`` left standing
         (``capture-not-removed``, naming them all) and nothing else but those squares read lifted and put back
