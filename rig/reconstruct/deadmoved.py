@@ -29,7 +29,7 @@ from rig.move import Move
 from rig.reconstruct.chainread import ChainReading, OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.unseen import on_path
+from rig.reconstruct.unseen import moved_from
 
 __all__ = ["StaleDead"]
 
@@ -74,14 +74,7 @@ class StaleDead:
         squares: set[int] = set()
 
         def fits(others: frozenset[int]) -> Callable[[Board, frozenset[int]], bool | None]:
-            def accept(board: Board, cur: frozenset[int]) -> bool | None:
-                for m in self._index(board).moves:
-                    if m.origin in others and m.origin in cur and (
-                            c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
-                        squares.add(m.origin)
-                        return True
-                return None
-            return accept
+            return moved_from(self._index, self.variant, others, c, squares)
 
         found = self._stale_dead_search(fits, plan.move)
         return next(iter(squares)) if found is not None and len(squares) == 1 else None

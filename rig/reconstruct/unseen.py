@@ -26,15 +26,16 @@ fit, the lowest is read, an observation says so, and the moves after it may show
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import reread_chain
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
+from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.state import SIDE, PendingSplit
 
-__all__ = ["stuck_origin_replies", "on_path", "UnseenReplies"]
+__all__ = ["stuck_origin_replies", "on_path", "moved_from", "UnseenReplies"]
 
 
 def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozenset[int], occ: frozenset[int],
@@ -54,6 +55,23 @@ def stuck_origin_replies(after: Board, index: PositionIndex, occ_after: frozense
                 frozenset(m.captured) - {lifted}) == occ:
             out.append(m)
     return out
+
+
+def moved_from(index: Callable[[Board], PositionIndex], variant: Any, squares: Iterable[int], c: SquareChange,
+               found: set[int]) -> Callable[[Board, frozenset[int]], bool | None]:
+    """A re-read's test (:func:`rig.reconstruct.chainread.reread_chain`): on ``board``, some legal move from one of
+    ``squares`` (occupied in ``cur``) fits the change ``c`` (a removal it captures, or a square on its path: the
+    piece's lift unseen under a dead switch); its origin is added to ``found``."""
+    origins = frozenset(squares)
+
+    def accept(board: Board, cur: frozenset[int]) -> bool | None:
+        for m in index(board).moves:
+            if m.origin in origins and m.origin in cur and (
+                    c.square in m.captured if c.up else on_path(variant, m, c.square)):
+                found.add(m.origin)
+                return True
+        return None
+    return accept
 
 
 def on_path(variant: Any, move: Move, square: int) -> bool:
@@ -429,15 +447,7 @@ class UnseenReplies:
         first = self._live_readings()[0].ply
         n = len(plies)
         found: set[int] = set()
-
-        def accept(board: Board, cur: frozenset[int]) -> bool | None:
-            for m in self._index(board).moves:
-                if m.origin in squares and m.origin in cur and (
-                        c.square in m.captured if c.up else on_path(self.variant, m, c.square)):
-                    found.add(m.origin)
-                    return True
-            return None
-
+        accept = moved_from(self._index, self.variant, squares, c, found)
         chain = reread_chain(self._live_readings(), [p.move for p in plies[first:]] + [plan.move],
                              lambda k: plies[k].board_before if k < n else self.board, self._index, accept)
         return next(iter(found)) if chain is not None and len(found) == 1 else None
