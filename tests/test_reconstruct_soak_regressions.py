@@ -201,3 +201,17 @@ def test_capture_stopped_short_is_not_put_right_by_the_opponents_landing():
                       model=HumanModel.for_settings(settings))
     assert s.expected_moves[21:24] == ["17x3", "7-12", "3x16"]
     assert_reads(s, settings)
+
+
+def test_piece_left_standing_long_ago_lifted_after_a_captured_piece_begins_the_reply():
+    """Real game 13 (international), hard hands, no clock: black's capture at move 5 leaves 29 standing (accepted,
+    play goes on with it). At move 9 black's 13x24 takes 19; 19 opens (his last removal, or white lifting it),
+    then white lifts 29 for 29x20. The old standing reading of 29 made that lift a stuck switch freeing itself
+    (the 19 lift kept pending): the engine read a second 13x24 and dismissed a capture-not-removed at move 9.
+    A pending lift of a piece the capture just took is the mover's removal; 29's lift begins the reply."""
+    game = real_games("international")[13]
+    s = simulate_game("international", game.moves[:24], fen=game.fen, seed=5000379, clock=False,
+                      inject=["capture-not-removed@9"], model=HumanModel.hard(), tags=game.tags)
+    assert s.expected_moves[17:19] == ["13x24", "29x20"]
+    assert [d["number"] for d in s.expected_irregularities] == [5]
+    assert_reads(s)

@@ -192,8 +192,14 @@ class StuckEmpty:
         stuck under it since reads the same), the game's piece still there. A stuck switch freeing itself opens
         with no hand near: no sign that the first piece stayed off (the mover taking it off, this lift beginning
         the reply). The lift stays pending and the opening stays in the turn, whose commit reads it (recovery.py
-        ``_standing_recovered``: the capture read again, the switch recovered) or as a lift."""
-        plies = self._plies
+        ``_standing_recovered``: the capture read again, the switch recovered) or as a lift. Not where the pending
+        lift took a piece the mover's capture just took (its plan leaves that piece standing): that lift is his
+        last removal as plainly, and the opponent's piece opening after it begins the reply (the piece a capture
+        long ago left standing, played on by the arbiter's decision, is his like any other)."""
+        split, plies = self._split, self._plies
+        plan = None if split is None else split.plan
+        if isinstance(plan, Explanation) and split.square in plan.standing:
+            return False
         return self.board.piece_at(square) is not None and any(
             square in r.standing and not r.gone and r.ply < len(plies) and not plies[r.ply].withdrawn
             for r in self._open_readings)
