@@ -104,7 +104,8 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
     when it contradicts them. ``played``: the moves read from the first open reading's ply on (each legal, as
     the record has them); ``board_at(ply)``: the position before that ply. Every move between keeps being the
     same legal move, or, where it was read onto (off) the square of a fault the re-read moves, the same piece's
-    move onto (off) the fault's new square (:func:`_moved_with_fault`); the way that changes the fewest
+    move onto (off) the fault's new square (:func:`_moved_with_fault`), or, read onto (off) the new square and no
+    longer legal there, onto (off) the old one; the way that changes the fewest
     readings wins (a reading nothing contradicts stays). None when no way fits, or two with as few changes
     (the sensors do not tell)."""
     if not readings:
@@ -129,6 +130,11 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
             # a move read onto (off) a fault's old square showed nothing there (masked): that switch working,
             # the same piece went onto (came off) the new square, even where the move read stays legal
             moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
+            if moved is None and swap and move is played[k] and not any(m.key == move.key for m in legal):
+                # read onto (off) the fault's new square, which the re-read gives the piece of the fault's ply
+                # (taken off): its switch read working again there, and the same piece went onto (came off) the
+                # old square, masked then
+                moved = _moved_with_fault(move, {new: old for old, new in swap.items()}, legal)
             if moved is not None:
                 move = moved
             elif not any(m.key == move.key for m in legal):
@@ -411,7 +417,7 @@ class ChainReread:
         for r in readings:
             if r.fault and first <= r.ply and r.ply - first < len(found.steps):
                 self._move_fault(t, r.fault, r.fault_at(entries[r.ply - first].move),
-                                 r.fault_at(found.steps[r.ply - first][0]))
+                                 r.fault_at(found.steps[r.ply - first][0]), ended_after=entries[r.ply - first].t)
         prev = olds[0]
         freed, self._freed = self._freed, frozenset()      # the moves read again carry the game's own occupancies
         for k, (entry, (move, after)) in enumerate(zip(entries, found.steps)):
@@ -455,22 +461,36 @@ class ChainReread:
             self.moves[index] = self.moves[index].evolve(
                 clock_ms=stamp.white_ms if self.moves[index].side == "white" else stamp.black_ms)
 
-    def _move_fault(self, t: float, kind: str, old: int, new: int) -> None:
+    def _move_fault(self, t: float, kind: str, old: int, new: int, ended_after: float | None = None) -> None:
         """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
-        (the mask takes the state the game gives the square once the moves are read again)."""
+        (the mask takes the state the game gives the square once the moves are read again). ``ended_after``: the
+        re-read ply's time; a fault on ``old`` read as working again after it (a closing there, which the moves
+        read again give to a landing) moves too, standing again: ``new``'s switch tells when it works."""
         if kind == "ghost":
             self._ghost_moved(t, old, new)        # ghostread.py
             return
         if old == new:
             return
-        for i, f in enumerate(self.sensor_faults):
-            if f.square == old and f.kind == kind and f.current:
-                fault = self.sensor_faults[i] = replace(f, square=new)
-                self._emit(fault)
-                break
+        faults = self.sensor_faults
+        index = next((i for i, f in enumerate(faults) if f.square == old and f.kind == kind and f.current), None)
+        if index is None and ended_after is not None:
+            index = next((i for i in range(len(faults) - 1, -1, -1) if faults[i].square == old
+                          and faults[i].kind == kind and not faults[i].withdrawn
+                          and (until := faults[i].until) is not None and until > ended_after), None)
+        name = self.variant.square_name
+        works = None        # an ended fault moved onto a dead switch that closed since: it worked again then
+        if index is not None and faults[index].until is not None and kind == "dead":
+            works = self._closed_once.get(new)
+            works = works if works is not None and ended_after is not None and works > ended_after else None
+        if index is not None:
+            fault = faults[index] = replace(faults[index], square=new, until=works)
+            self._emit(fault)
         self._mask.remove(old)
         self._freed = self._freed | {old}
+        if works is not None:
+            self._note(t, f"square {name(new)}: switch {kind} (not {name(old)}: the moves after it show which), "
+                          f"working again since it closed at {works:.2f} s")
+            return
         self._mask_square(new, False)
-        name = self.variant.square_name
         self._note(t, f"square {name(new)}: switch {kind} (not {name(old)}: the moves after it show which), "
                       "masked from now on")

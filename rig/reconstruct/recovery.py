@@ -337,13 +337,31 @@ class SwitchRecovery:
         if not on and not (pending.before - occupied) - masked:
             return
         self._opening = None
-        if on and self._other_way_takes(square, on, captured=False, shown=pending.before):
+        if on and not self._turn_lands(square, on, occupied) \
+                and self._other_way_takes(square, on, captured=False, shown=pending.before):
             self._switch_works(t, square, "stuck-closed")      # earlylift.py: the piece was lifted
             if square not in self._mask:
                 self._deb.reveal(t, (square,), occupied)      # the lift came first: dated just before the landing
         else:
             self._recovered(pending.t, square, "its switch opened and the board went on without a piece there: it "
                                                "works again")
+
+    def _turn_lands(self, square: int, on: frozenset[int], occupied: frozenset[int]) -> bool:
+        """``square``'s opening pending, the next change ``on``: a piece of the side to move, lifted in the turn
+        under way (no move pending) and still off, lands on it by a legal move, while the piece an open reading
+        taken the other way leaves on ``square`` is the other side's. That landing is the turn's own move; read as
+        the lift's, it would be a move out of turn with the mover's piece in the hand (no player irregularity is
+        read from what a switch can show): no proof of a lift, the switch worked again (17 stuck for 17-21,
+        opening after white lifted 27, 30 ms before 27-22 landed)."""
+        plies, board = self._plies, self.board
+        if self._split is not None or self._held is not None:
+            return False
+        readings = self._stuck_readings(square)
+        if not readings or any(r.ply >= len(plies) or plies[r.ply].board_before.turn == board.turn
+                               for r in readings):
+            return False
+        lifted = {c.square for c in self._seg.changes if c.up} - occupied
+        return any(m.origin in lifted and set(m.path[1:]) & on for m in self._index(snap(board)).moves)
 
     def _other_way_takes(self, square: int, landed: frozenset[int], captured: bool,
                          shown: frozenset[int] | None = None) -> bool:
