@@ -215,3 +215,33 @@ def test_piece_left_standing_long_ago_lifted_after_a_captured_piece_begins_the_r
     assert s.expected_moves[17:19] == ["13x24", "29x20"]
     assert [d["number"] for d in s.expected_irregularities] == [5]
     assert_reads(s)
+
+
+def test_early_removal_before_a_slow_landing_on_its_square_stands_portuguese_no_clock():
+    """Portuguese, hard hands, no clock: white's 19x28 takes 23 off 0.14 s before landing (capture-removed-early),
+    then black's 32x23 lands on 23 under a slow magnet, its switch closing 28 ms after 28's removal. The dead-switch
+    reading (23 dying under the piece, working again at that closing) explained both early removals; with the
+    second closer than ``removal_margin_s`` to its landing there is no second one to explain (a slow magnet), so
+    white's stands, open (before: dismissed, the switch named dead)."""
+    moves = random_game("portuguese", 53, "soak:11005361")
+    s = simulate_game("portuguese", moves[:20], seed=11005361, clock=False, inject=["capture-removed-early@18"],
+                      model=HumanModel.hard())
+    assert s.expected_moves[18:20] == ["19x28", "32x23"]
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+@pytest.mark.parametrize("variant, plies, seed, inject, cut, played", [
+    ("portuguese", 45, 11003111, ["capture-removed-early@15", "clock-without-move@18"], 20, "22-18"),
+    ("brazilian", 61, 11003890, ["clock-without-move@43"], 45, "h2-g3")])
+def test_move_after_a_pass_waits_for_its_slow_landing_beside_a_phantom_with_clock(variant, plies, seed, inject, cut,
+                                                                                  played):
+    """Hard hands, clock: after the opponent's pass, the reply's piece is lifted, a neighbour phantom closes
+    beside its path and the press comes before the landing's slow magnet closes. The press of the side not to
+    move with a closing less than ``touch_s`` before it waits ``magnet_s`` (as the mover's press does), and the
+    landing reads the move (before: the phantom read as an illegal move of the side that passed)."""
+    moves = random_game(variant, plies, f"soak:{seed}")
+    s = simulate_game(variant, moves[:cut], seed=seed, clock=True, inject=inject, model=HumanModel.hard())
+    assert s.expected_moves[cut - 2] == played
+    assert any(q.kind == "neighbour-phantom" and q.ply == cut - 1 for q in s.behaviours)
+    assert_reads(s)

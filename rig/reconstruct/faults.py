@@ -364,8 +364,9 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
 
     def _air_wait(self, ev, white: bool) -> bool:
         """A press of the side not to move (his move after a pass, or a second move) whose piece is still in
-        the air on the board's reading: a slow magnet may close its landing after the press. Looked at again
-        ``magnet_s`` later, once; True when it waits."""
+        the air on the board's reading, or whose last change is a closing less than ``touch_s`` before the press
+        (a neighbour phantom beside the path, as :meth:`_landing_wait`): a slow magnet may close its landing
+        after the press. Looked at again ``magnet_s`` later, once; True when it waits."""
         if id(ev) in self._waited or self._shows_move_of(white):
             return False
         self._wait(ev)

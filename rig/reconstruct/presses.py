@@ -125,7 +125,8 @@ class ClockPresses:
             if after or not seg.changes or self._occ == seg.occ0:
                 self._note(t, f"{ev.side} pressed the clock after his move was read")
                 return
-            if seg.changes[-1].up and self._air_wait(ev, white):
+            last = seg.changes[-1]
+            if (last.up or at - last.t < self.settings.touch_s) and self._air_wait(ev, white):
                 return
             self._other_side_commit(t, white)
         elif split is not None and at < split.t:

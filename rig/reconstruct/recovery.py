@@ -110,7 +110,7 @@ class SwitchRecovery:
         if final is None or move.origin not in seg.lifted_at \
                 or not all(seg.lifted_at.get(s, final) < final for s in move.captured):
             return None
-        died = self._died_under_capture(dest, seg, final)
+        died = self._died_under_capture(dest, seg, final, max(seg.lifted_at[s] for s in move.captured))
         name = self.variant.square_name(dest)
         if died is not None:
             since = died
@@ -137,16 +137,19 @@ class SwitchRecovery:
             self._dead_removal(dest, final)         # deadremoval.py: the removal read early was the switch dying
         return why
 
-    def _died_under_capture(self, square: int, seg: Segment, final: float) -> float | None:
+    def _died_under_capture(self, square: int, seg: Segment, final: float, removed: float) -> float | None:
         """``square``, where the capture committed from ``seg`` lands (closing at ``final``, after its removals), is
         the one piece the last ply's capture read taken off early (a standing ``capture-removed-early`` naming only
         it), read empty since and closing only that once in this turn. A switch dying under a piece reads it lifted
         at that instant, and one working again under a piece reads it set down: one dead switch over that span
         explains both early removals, two players' irregularities the sensors cannot tell from it
         (deadremoval.py). Without a clock only (with one, a real early removal followed by a slow landing on that
-        square read so: portuguese soak seed 1000221). The time that ply's turn began, else None."""
+        square read so: portuguese soak seed 1000221). The closing must come ``removal_margin_s`` or more after this
+        capture's last removal (at ``removed``): closer, a slow magnet under a working switch reads the same, this
+        capture's removal is no irregularity to explain and the last one's stands (soak hard seed 11). The time
+        that ply's turn began, else None."""
         plies = self._plies
-        if self._clock_mode or not plies or square in seg.occ0 \
+        if self._clock_mode or not plies or square in seg.occ0 or final - removed < self.settings.removal_margin_s \
                 or [c.t for c in seg.changes if c.square == square] != [final]:
             return None
         last = plies[-1]
