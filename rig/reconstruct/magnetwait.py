@@ -9,14 +9,15 @@ onto a dead 20; 0.29 s after 24 came off, 20x29 onto a dead 29). Nothing was rea
 it: the turn piled up the reply and the next move (``position-lost`` at the still board, or ``illegal-move`` with
 pieces read taken off early).
 
-So the lift that came too early is remembered (:meth:`MagnetWait._await_magnet`): where a ``dead`` reading was
-set aside only for the window, the opponent's next change, ``magnet_s`` or more after the mover's last one, not on
-a square that reading names and with those squares still reading open in its frame, reads the turn as at that
-lift (:meth:`MagnetWait._magnet_passed`): the fault is named, the observation written where two squares fit, and
-the lift begins the opponent's move (a split) as it would have. A slow magnet closes its square within the
-window, and a square that closes drops the wait. A player who keeps the capturing piece in his hand, or puts it
-off the board, while his opponent moves on gives the same frames: the engine reads a dead switch there after the
-window exactly as it does at a later lift, never an irregularity of the player (faults.py).
+So the lift that came too early is remembered (:meth:`MagnetWait._await_magnet`) where the turn shows lifts alone,
+the last a captured piece taken off (a capture nothing showed coming down; a square set down and read off again is
+interleave.py's), and a ``dead`` reading was set aside only for the window. The opponent's next change, ``magnet_s``
+or more after the mover's last one, not on a square that reading names and with those squares still reading open in
+its frame, reads the turn as at that lift (:meth:`MagnetWait._magnet_passed`): the fault is named, the observation
+written where two squares fit, and the lift begins the opponent's move (a split) as it would have. A slow magnet
+closes its square within the window, and a square that closes drops the wait. A player who keeps the capturing piece
+in his hand, or puts it off the board, while his opponent moves on gives the same frames: the engine reads a dead
+switch there after the window exactly as it does at a later lift, never an irregularity of the player (faults.py).
 
 :class:`MagnetWait` is mixed into :class:`rig.reconstruct.Reconstructor`.
 """
@@ -50,10 +51,15 @@ class MagnetWait:
     def _await_magnet(self, seg: Segment, occ: frozenset[int], square: int, t: float) -> None:
         """The opponent lifted ``square`` at ``t`` (the board reading ``occ`` before it) and no plan was read:
         remember the lift where a ``dead`` reading was set aside only because the mover's last change is younger
-        than ``magnet_s`` (no clock)."""
+        than ``magnet_s`` (no clock). Only where the turn shows lifts alone, the last a captured piece taken off:
+        a capture whose landing nothing showed."""
         last = seg.last_change
-        if self._clock_mode or last is None or t - last >= self.settings.magnet_s or self._split is not None:
-            return
+        if self._clock_mode or last is None or t - last >= self.settings.magnet_s or self._split is not None \
+                or not seg.changes or not all(x.up for x in seg.changes):
+            return                        # (a square set down in the turn: a landing seen, interleave.py reads it)
+        taken = self.board.piece_at(seg.changes[-1].square)
+        if taken is None or taken[0] == self.board.turn:
+            return                        # the mover's last change is no captured piece taken off
         from rig.reconstruct.faults import one_square_off    # (faults.py mixes the fault stages in: imported late)
         changed = {c.square for c in seg.changes}
         quiet = frozenset(range(1, self.variant.squares + 1)) - changed - self._mask.squares
