@@ -172,6 +172,8 @@ class Segmenter:
             return                        # OVER: nothing more is read
         if self._recheck is not None:
             self._recheck_correction(c)
+        if self._magnet_lift is not None:
+            self._magnet_passed(c)          # a dead landing set aside for a slow magnet (magnetwait.py)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
@@ -217,6 +219,8 @@ class Segmenter:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
                         plan = self._fault_plan(occ_before, square)
+                        if plan is None:
+                            self._await_magnet(seg, occ_before, square, t)     # magnetwait.py
                 elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
                     plan = None                 # another landing path captures the lifted piece: a removal
                 elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
