@@ -19,7 +19,7 @@ from vision.near_look import BIAS_KEPT, NEAR_SHIFT
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import assert_look_settles_by_its_band, look_settled, reads_without
+from tests.vision_helpers import assert_own_lean_look_settles_by_its_band, look_settled, reads_without
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +65,9 @@ SCENES = 16
 
 
 def test_the_near_look_abstains_within_its_band_international_no_clock(board):
-    """A near fit inside the near band (or a first fit leaning the other way) leaves the piece "king unknown"; one
-    clear of the band on the side the first fit leaned settles it."""
+    """A near fit inside the near band (or the near look's fit of the first view leaning the other way, against its own
+    band's middle: ``Look.own_lean``) leaves the piece "king unknown"; one clear of the band on the side that fit leaned
+    settles it."""
     v, empty, _, config = board
     clf = config.classifier()
     rng = random.Random(58001)
@@ -82,7 +83,7 @@ def test_the_near_look_abstains_within_its_band_international_no_clock(board):
             break
     assert doubt, "the seeded scenes hold a white piece on a near row the earlier looks leave unknown"
 
-    assert_look_settles_by_its_band(clf, "near_look", image, before, doubt[0], black=False)
+    assert_own_lean_look_settles_by_its_band(clf, "near_look", image, doubt[0], black=False)
 
 
 def test_the_near_look_takes_its_bias_from_the_start_position_international_no_clock(board):

@@ -105,3 +105,37 @@ def assert_look_settles_by_its_band(clf, look: str, image, before, square: int, 
     assert square not in unknown and squares[square] == (king if first_king else man)
     unknown, _ = told(lo - 0.1 if first_king else hi + 0.1)
     assert square in unknown
+
+
+def assert_own_lean_look_settles_by_its_band(clf, look: str, image, square: int, black: bool) -> None:
+    """A look whose side is its own fit of the first view against its own band's middle (``Look.own_lean``:
+    :mod:`vision.frame_look`, :mod:`vision.near_look`), asked about the piece on ``square``, its fits forced (it fits
+    the second look's view first, then the first view): within its band, no claim; both fits on one side of its
+    band's middle, the second look's clear of the band, the claim; its fit of the first view on the other side, no
+    claim (the looks disagree)."""
+    import numpy as np
+
+    reader = getattr(clf, look).reader
+    fits = reader.fits
+    rc = next(rc for rc, sq in clf.square_at.items() if sq == square)
+
+    def told(shaded: float, first: float) -> tuple[frozenset, dict]:
+        """The reading with the look's fit of the second look's view set to ``shaded`` and of the first view to
+        ``first`` (their quality perfect)."""
+        calls = iter((shaded, first) * 4)
+        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), next(calls)),
+                                                                          np.ones(len(pcs)))
+        try:
+            both, _ = reads_without(clf, image, look)
+        finally:
+            reader.fits = fits
+        return both.unknown, both.squares
+
+    lo, hi = reader.band_at(rc, black)
+    mid = (lo + hi) / 2
+    assert square in told(mid, mid)[0]  # within the band
+    king, man = ("B", "b") if black else ("W", "w")
+    for is_king, z in ((True, hi + 0.1), (False, lo - 0.1)):
+        unknown, squares = told(z, z)
+        assert square not in unknown and squares[square] == (king if is_king else man)
+        assert square in told(z, mid + (-0.05 if is_king else 0.05))[0]  # the first view leaned the other way

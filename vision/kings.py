@@ -78,8 +78,9 @@ class Look:
     #: gives the reader that fits and judges what this look sees (its own resolution, band and bias; its view
     #: carries no frame pixels to leave out), asked only when a piece is doubtful; None: the reader given the look
     reader: "Callable[[], StackReader] | None" = None
-    #: whether the side a piece leaned to is the one this look's reader fits on the first view (a look that corrects
-    #: what the first fit got wrong on its squares: :mod:`vision.frame_look`), not the first fit's
+    #: whether the side a piece leaned to is the one this look's reader fits on the first view, against this look's
+    #: own band's middle (a look that corrects what the first fit or the first band got wrong on its squares:
+    #: :mod:`vision.frame_look`, :mod:`vision.near_look`), not the first fit's against the first band's
     own_lean: bool = False
     #: whether every fit of the piece so far (the first and each earlier look's, each against its own band's middle)
     #: must have leaned to the side this look settles, not the first alone (:mod:`vision.soft_look`)
@@ -434,7 +435,8 @@ class StackReader:
         taken more closely there (:mod:`vision.shading`: the light within a square; :mod:`vision.glare_look`:
         glare's white off); those pieces alone (and of them, those the look's ``where`` names) are fitted again,
         judged the same way, and settled where the new fit is clear and on the side of the band's middle the
-        first one was (for a look with ``own_lean``, its own reader's fit of the first view)."""
+        first one was (for a look with ``own_lean``, its own reader's fit of the first view against its own band's
+        middle)."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)
@@ -454,8 +456,9 @@ class StackReader:
             for (rc, c), v, q, first in zip(doubt, z, quality, lean):
                 closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit (every fit so far, ``unanimous``) leaned to the side the new
-                # one settles
-                sides = leaned[rc] if look.unanimous else [first >= sum(band(self.models[rc].shift, c == black)) / 2]
+                # one settles; with ``own_lean`` the look's own fit of the first view, against its own band's middle
+                edges = reader.band_at(rc, c == black) if look.own_lean else band(self.models[rc].shift, c == black)
+                sides = leaned[rc] if look.unanimous else [first >= sum(edges) / 2]
                 if closer[1] and all(closer[2] == side for side in sides):
                     out[rc] = closer
                 leaned[rc].append(v >= sum(reader.band_at(rc, c == black)) / 2)

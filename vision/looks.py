@@ -6,8 +6,10 @@ each of these in turn, each only on its own squares and never where glare reache
 brightens a piece's top and wall alike): a black piece at twice the resolution (:mod:`vision.fine_look`), a white
 piece on the rows nearest the camera (:mod:`vision.near_look`), a piece whose king's top reaches over the frame
 (:mod:`vision.frame_look`), a dim black piece on the middle rows, the finer window smoothed more
-(:mod:`vision.soft_look`). Like every look, each settles a piece only where its fit agrees with the first; the
-last only where every fit of the piece so far agrees (``Look.unanimous``).
+(:mod:`vision.soft_look`). Like every look, each settles a piece only where its fit agrees with the first; the near
+and frame looks judge the first view by their own reader and band (``Look.own_lean``: the first band's middle or the
+frame's pixels are what they correct), the last only where every fit of the piece so far agrees
+(``Look.unanimous``).
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ def later_looks(fine: FineLook | None, near: NearLook | None, frame: FrameLook |
     if black and fine is not None:  # from the picture as taken: a man under glare was fitted as a king
         looks.append(Look(lambda doubt: finer(fine, doubt), lambda rc: rc in black and fine.asks(rc) and not glared(rc),
                           lambda: fine.reader))
-    if near is not None:  # the second look's view judged by its own band
+    if near is not None:  # the second look's view judged by its own band, the first view's side too
         looks.append(Look(lambda doubt: shaded(), lambda rc: rc not in black and near.asks(rc) and not glared(rc),
-                          lambda: near.reader))
+                          lambda: near.reader, own_lean=True))
     if frame is not None and frame.covered:  # the side the piece leaned to from the look's own first fit
         looks.append(Look(lambda doubt: shaded(), lambda rc: frame.asks(rc) and not glared(rc), lambda: frame.reader,
                           own_lean=True))

@@ -11,9 +11,14 @@ whole of it off moved the kings' median fit down 0.22 and the men's 0.16). Where
 white piece "king unknown" (and no glare reaches its window: the glare look's), the second look's view (the light within
 the square, :mod:`vision.shading`) is judged again by a band of its own (``NEAR_BAND``: a king from the first band's
 middle, a man from 0.3 under it) with ``BIAS_KEPT`` of the board's white start bias taken off, the better model at
-least the first look's quality floor; like every look it settles a piece only on the side of the first band's
-middle the first fit leaned to (:meth:`vision.kings.StackReader.read`), so it claims a king only where both fits
-stand above that middle.
+least the first look's quality floor. Like every look it settles a piece only where two fits agree
+(:meth:`vision.kings.StackReader.read`); but the first band's middle, the side the first fit is judged by elsewhere,
+is the one this look corrects: on the dev seeds' still positions (11, 13, 20-29) this look fitted 14 white pieces
+clear of its band, on a king's side, without settling them, every one a king whose first fit lay 0.01-0.32 under the
+first band's middle. So the side the piece leaned to is this look's own fit of the first view (``BIAS_KEPT`` of the
+bias off) against this look's own band's middle (``Look.own_lean``): a king where both fits stand above
+``NEAR_BAND``'s middle and this look's fit above its king edge (11 of those 14 kings, no man), a man where both stand
+under it and this look's fit under its man edge.
 """
 
 from __future__ import annotations
