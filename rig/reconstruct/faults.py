@@ -317,9 +317,11 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
         but one unchanged square finds a faulty switch there (masked from now on); its explanation. None where
-        a square read dead has its closing confirmed by the debouncer, not yet read (a change of the same batch:
-        the mover's landing a moment after the opponent's lift, or a switch dying under his piece): the switch
-        closed, so it is no dead one; the turn is read with that closing."""
+        a square read dead has its closing confirmed by the debouncer, not yet read (a change of the same batch),
+        less than ``stable_s`` after the turn's last change: the mover's landing a moment after the opponent's
+        lift (or a switch dying under his piece), his piece still in the hand; the switch closed, so it is no
+        dead one, and the turn is read with that closing. Later, no piece stays in the hand that long: the piece
+        came down unseen and the closing is the switch working again (named here, recovered at that closing)."""
         if self._phase != PLAY or self._ending:
             return None
         seg = self._seg
@@ -328,9 +330,10 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         board = self.board
         index = self._index()
         found = one_square_off(index, seg.occ0, occ, quiet)
-        if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
+        held = self._now - (seg.last_change if seg.last_change is not None else seg.t0)
+        if found and held < self.settings.magnet_s:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
-        if any(kind == "dead" and sq in self._deb.stable for _, sq, kind in found):
+        if held < self.settings.stable_s and any(kind == "dead" and sq in self._deb.stable for _, sq, kind in found):
             return None           # its closing is confirmed, read next: the landing came as the opponent lifted
         if not found:
             return self._stuck_on_empty(occ, lifted) or self._stuck_after_lift(occ, lifted)   # unseen, stuckempty
