@@ -354,10 +354,12 @@ def test_dead_recovering_international_no_clock_other_square_closes_as_the_reply
     read so, white's piece was still in his hand at black's lift. No black move reaches 25, the other reading has
     white's piece there: 30-24 is read again as 30-25 at once and the fault withdrawn (was: the closing read as
     black's piece set down, white's 25x14 lift taken into black's turn, 4-9 read `capture-not-taken`, then
-    `wrong-piece-removed` and the game lost)."""
+    `wrong-piece-removed` and the game lost). Since faults14c, 25's closing, confirmed in the same batch as
+    black's lift, keeps the engine from naming 24 dead at all (faults.py ``_fault_plan``): 30-25 is read from the
+    closing, with no fault and no reading to take back."""
     s, r, square = midgame_case("international", 19, 18, "dead-recovering-2", False, health, plies=24)
     assert square == 25
     assert moves_read(r) == s.expected_moves
     assert r.irregularities == []
-    assert [(f.square, f.kind, bool(f.withdrawn)) for f in r.sensor_faults] == [(25, "dead", True)]
-    assert [o.detail for o in r.observations] == ["read as 30-24", "30-24 re-read as 30-25"]
+    assert [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn] == []
+    assert not any("30-24" in o.detail for o in r.observations)

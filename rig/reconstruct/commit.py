@@ -25,7 +25,7 @@ from rig.reconstruct.outputs import (
     OPEN,
     MoveEntry,
 )
-from rig.reconstruct.replyfirst import reply_before_landing
+from rig.reconstruct.replyfirst import landing_on_quick_removal, reply_before_landing
 from rig.reconstruct.state import PLAY, SETUP, SIDE, Plan, Ply, Segment, Undo, snap
 
 __all__ = ["CommitPolicy"]
@@ -293,6 +293,9 @@ class CommitPolicy:
         elif not other_side and not self._clock_mode and reply is not None \
                 and (early := reply_before_landing(move, seg, reply, board_before, self.settings, name)):
             unseen, why = unseen | {move.destination}, early                                   # replyfirst.py
+        elif not other_side and not self._clock_mode and (quick := landing_on_quick_removal(
+                move, seg, self._plies[-1] if self._plies else None, self.settings, name)):
+            unseen, why = unseen | {move.destination}, quick                                   # replyfirst.py
         findings += detectors.trail_findings(ctx, board_before, index, expl, seg, self.settings, unseen, why)
         if findings:
             found += self._record(findings)
@@ -309,6 +312,8 @@ class CommitPolicy:
             comment = "; ".join(([comment] if comment else []) + [self._irregular_position(from_irregular)])
         ply = Ply(board_before, move, legal_in_record, fen_after, setup_before, needs_setup, None, comment,
                    found, start=seg.t0, text=text)
+        if move.captured and (landed := seg.placed_at.get(move.destination)) is not None:
+            ply.capture_times = (landed, {s: seg.lifted_at[s] for s in move.captured if s in seg.lifted_at})
         self._plies.append(ply)
         self.moves.append(entry)
         self._entry_plies.append(ply)

@@ -44,6 +44,7 @@ from rig.reconstruct.maskread import explain_masked
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.ownlift import OwnLift
 from rig.reconstruct.recovery import SwitchRecovery
+from rig.reconstruct.setupfault import SetupFaults, setup_suspect
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
@@ -97,16 +98,6 @@ class WaitingPress:
     event: Any
 
 
-def setup_suspect(occ: frozenset[int], start: frozenset[int]) -> tuple[int, str] | None:
-    """The one square where the board differs from the start position, and the fault it would be:
-    ``dead`` (empty where a starting piece stands) or ``stuck-closed`` (occupied where none does)."""
-    diff = occ ^ start
-    if len(diff) != 1:
-        return None
-    (square,) = diff
-    return square, "dead" if square in start else "stuck-closed"
-
-
 def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[int],
                    quiet: Iterable[int] | frozenset[int]) -> list[tuple[Move, int, str]]:
     """The legal moves of ``index``'s position that explain ``occ`` on every square but one, that one in
@@ -140,7 +131,7 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
 
 
 class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin, StaleDead):
+                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin, StaleDead, SetupFaults):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -274,63 +265,6 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         if kind == "dead":
             self._dead_removal(square, since)            # deadremoval.py
 
-    # -- at the set-up ----------------------------------------------------------------------------
-
-    def _setup_single(self, occ: frozenset[int], t: float) -> bool:
-        """A still board one square off the start position: a piece missing (or one too many) or a switch
-        that does not read; the sensors cannot tell which until the first move (FPD 000 art. 7.2; CODEX 004
-        art. 44): an observation, not yet ``wrong-setup``."""
-        suspect = setup_suspect(occ, self._start_occupancy())
-        if suspect is None:
-            return False
-        if self._setup_obs is None:
-            square, kind = suspect
-            name = self.variant.square_name(square)
-            what = "empty where a starting piece stands" if kind == "dead" else "occupied where no piece starts"
-            self._setup_obs = self._observe(
-                "wrong-setup", t, (square,), f"square {name} reads {what}", self.board.turn, self._number,
-                f"one square only: a piece {'missing' if kind == 'dead' else 'too many'} or a switch that "
-                f"{'does not close' if kind == 'dead' else 'is stuck closed'}; put right before the first move "
-                "it is wrong-setup, the game begun with it is a faulty switch")
-        return True
-
-    def _setup_put_right(self, t: float) -> None:
-        """The board was put right after a one-square observation: it was a set-up error (the switch
-        closed or opened as the piece came or went): ``wrong-setup``, corrected."""
-        obs_index = self._setup_obs
-        if obs_index is None:
-            return
-        self._setup_obs = None
-        obs = self.observations[obs_index]
-        idx = self._irregular("wrong-setup", obs.t, obs.squares, f"start position differs: {obs.detail}",
-                              self.board.turn, obs.number)
-        self._set_status(idx, "corrected", t, "the board was set up right")
-
-    def _setup_fault(self, c) -> bool:
-        """The game begins (a starting piece is lifted) with the board one square off the start: that
-        square's switch is faulty. Masks it, starts the game and reads the lift as its first change."""
-        if not c.up:
-            return False
-        target = self._start_occupancy()
-        if c.square not in target or self._pieces is not None:
-            return False
-        before = self._occ | {c.square}
-        suspect = setup_suspect(before, target)
-        if suspect is None or suspect[0] == c.square:
-            return False
-        square, kind = suspect
-        since = self._first_t if self._first_t is not None else c.t
-        name = self.variant.square_name(square)
-        detail = (f"square {name} never closed under its starting piece" if kind == "dead"
-                  else f"square {name} reads occupied though no piece starts there")
-        self._fault(square, kind, since, detail + "; the game began with it: check the switch", kind == "dead")
-        self._setup_obs = None
-        self._occ = target
-        self._phase = PLAY
-        self._seg = type(self._seg)(c.t, target, pieces=self._pieces)
-        self._change(c)
-        return True
-
     # -- during the game ----------------------------------------------------------------------------
 
     def _magnet_wait(self, ev) -> bool:
@@ -383,7 +317,12 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
 
     def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
-        but one unchanged square finds a faulty switch there (masked from now on); its explanation."""
+        but one unchanged square finds a faulty switch there (masked from now on); its explanation. None where
+        a square read dead has its closing confirmed by the debouncer, not yet read (a change of the same batch),
+        less than ``stable_s`` after the turn's last change: the mover's landing a moment after the opponent's
+        lift (or a switch dying under his piece), his piece still in the hand; the switch closed, so it is no
+        dead one, and the turn is read with that closing. Later, no piece stays in the hand that long: the piece
+        came down unseen and the closing is the switch working again (named here, recovered at that closing)."""
         if self._phase != PLAY or self._ending:
             return None
         seg = self._seg
@@ -392,8 +331,11 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         board = self.board
         index = self._index()
         found = one_square_off(index, seg.occ0, occ, quiet)
-        if found and self._now - (seg.last_change if seg.last_change is not None else seg.t0) < self.settings.magnet_s:
+        held = self._now - (seg.last_change if seg.last_change is not None else seg.t0)
+        if found and held < self.settings.magnet_s:
             found = [f for f in found if f[2] != "dead"]      # a slow magnet may still close the destination
+        if held < self.settings.stable_s and any(kind == "dead" and sq in self._deb.stable for _, sq, kind in found):
+            return None           # its closing is confirmed, read next: the landing came as the opponent lifted
         if not found:
             return self._stuck_on_empty(occ, lifted) or self._stuck_after_lift(occ, lifted)   # unseen, stuckempty
         if (lifted_origin := self._stuck_lifted_origin(found, occ, lifted)) is not None:

@@ -14,6 +14,17 @@ read before that closing is an observation naming the square and why, never ``ca
 
 A reply begun ``touch_s`` or more after the closing can be an answer to that landing: an early removal before it
 stands. With a clock the mover's press ends his move and the rule is not used.
+
+The same holds for a landing on the square the last capture took a piece off *less than* ``touch_s`` after its
+own landing closed (white's 32x21 taking 27: 21 closing at 106.82, 27 read off 75 ms later; black's 16x27 then
+lifting 16, 21 off, 27 closing 0.66 s after that). By the engine's own measure a change that soon after the
+landing is no deliberate act of the hand that made it: a switch dying under that piece reads the same (its
+removal then unseen), and the switch working again under the next landing closes late, after the removals. The
+square empty since and closing once in this turn, the capture's removal read before that closing is an
+observation, never ``capture-removed-early``; no fault is named (nothing shows one, and a player who took 27 off
+that fast and 21 off early makes the same frames). A removal read ``touch_s`` or more after the last landing was
+a deliberate one: an early removal against the next landing stands (one read before that landing is
+recovery.py's ``_died_under_capture``). Without a clock only, as above.
 """
 
 from __future__ import annotations
@@ -23,9 +34,9 @@ from rig.move import Move
 from rig.reconstruct.detectors import SquareName
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.settings import Settings
-from rig.reconstruct.state import SIDE, Segment
+from rig.reconstruct.state import SIDE, Ply, Segment
 
-__all__ = ["reply_before_landing"]
+__all__ = ["reply_before_landing", "landing_on_quick_removal"]
 
 
 def reply_before_landing(move: Move, seg: Segment, reply: SquareChange | None, board: Board, settings: Settings,
@@ -49,3 +60,28 @@ def reply_before_landing(move: Move, seg: Segment, reply: SquareChange | None, b
             f"{name(dest)} closed (under {settings.touch_s * 1000:g} ms): he reached for his piece before that "
             "closing, so the capturing piece may have been down earlier on a switch that closed late (one dead and "
             "working again); the landing has no time")
+
+
+def landing_on_quick_removal(move: Move, seg: Segment, last: Ply | None, settings: Settings,
+                             name: SquareName) -> str | None:
+    """``move`` (a capture committed from ``seg``, without a clock) lands on the square the last ply's capture
+    (``last``) read taken off less than ``touch_s`` after that capture's landing closed, empty since and closing
+    once in this turn, after a captured piece of ``move`` read off: a switch dying under that piece reads the
+    same as its removal, and one working again under this landing the same as the landing (module docstring).
+    Why, for the early removal's observation; None otherwise."""
+    dest = move.destination
+    if last is None or last.withdrawn or last.capture_times is None or last.move is None \
+            or dest not in last.move.captured or not move.captured or move.origin == dest or dest in seg.occ0 \
+            or move.origin not in seg.lifted_at:
+        return None
+    final = seg.placed_at.get(dest)
+    landed, removed = last.capture_times
+    off = removed.get(dest)
+    if final is None or off is None or not 0.0 <= off - landed < settings.touch_s \
+            or [c.t for c in seg.changes if c.square == dest] != [final] \
+            or not any(seg.lifted_at.get(s, final) < final for s in move.captured):
+        return None
+    return (f"{name(dest)} read its piece off {(off - landed) * 1000:.0f} ms after the last capture landed (under "
+            f"{settings.touch_s * 1000:g} ms), then nothing until this landing closed after the removals (at "
+            f"{final:.2f} s): a switch that died under that piece and came back under this one reads the same; the "
+            "landing has no time")

@@ -75,6 +75,8 @@ class Ply:
     pressed: bool = False              # its mover's clock press ended it (clock times belong to it)
     start: float = 0.0                 # when its turn began (the previous commit)
     text: str = ""                     # the move entry's text
+    #: a capture's landing as its turn read it: when its square closed, and when each captured square read off
+    capture_times: tuple[float, dict[int, float]] | None = None
 
     @property
     def fen_after(self) -> str:
