@@ -104,8 +104,8 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
     when it contradicts them. ``played``: the moves read from the first open reading's ply on (each legal, as
     the record has them); ``board_at(ply)``: the position before that ply. Every move between keeps being the
     same legal move, or, where it was read onto (off) the square of a fault the re-read moves, the same piece's
-    move onto (off) the fault's new square (:func:`_moved_with_fault`), or, read onto (off) the new square and no
-    longer legal there, onto (off) the old one; the way that changes the fewest
+    move onto (off) the fault's new square (:func:`_moved_with_fault`), or, the next move read onto a ``dead``
+    fault's new square and no longer legal there, onto the old one; the way that changes the fewest
     readings wins (a reading nothing contradicts stays). None when no way fits, or two with as few changes
     (the sensors do not tell)."""
     if not readings:
@@ -125,16 +125,17 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
         cur = readings[0].occ0
         steps: list[tuple[Move, frozenset[int]]] = []
         swap: dict[int, int] = {}
+        back: dict[int, int] = {}         # a dead fault moved by the ply just before: new square -> old
         for k, move in enumerate(combo):
             legal = index_of(board).moves
             # a move read onto (off) a fault's old square showed nothing there (masked): that switch working,
             # the same piece went onto (came off) the new square, even where the move read stays legal
             moved = _moved_with_fault(move, swap, legal) if swap and move is played[k] else None
-            if moved is None and swap and move is played[k] and not any(m.key == move.key for m in legal):
-                # read onto (off) the fault's new square, which the re-read gives the piece of the fault's ply
-                # (taken off): its switch read working again there, and the same piece went onto (came off) the
-                # old square, masked then
-                moved = _moved_with_fault(move, {new: old for old, new in swap.items()}, legal)
+            if moved is None and back and move is played[k] and not any(m.key == move.key for m in legal):
+                # the very next move read onto the dead fault's new square, where the re-read has the piece: that
+                # switch working again under it, the same piece went onto the old square, masked then
+                moved = _moved_with_fault(move, back, legal)
+            back = {}
             if moved is not None:
                 move = moved
             elif not any(m.key == move.key for m in legal):
@@ -144,6 +145,7 @@ def reread_chain(readings: Sequence[OpenReading], played: Sequence[Move], board_
                 old, new = r.fault_at(played[k]), r.fault_at(move)
                 if old != new:
                     swap[old] = new
+                    back = {new: old} if r.fault == "dead" else {}
             cur = _after(cur, move)
             steps.append((move, cur))
             board = snap(board)
@@ -464,8 +466,8 @@ class ChainReread:
     def _move_fault(self, t: float, kind: str, old: int, new: int, ended_after: float | None = None) -> None:
         """The faulty switch read under ``old`` is under ``new`` (its move re-read): the fault and its mask move
         (the mask takes the state the game gives the square once the moves are read again). ``ended_after``: the
-        re-read ply's time; a fault on ``old`` read as working again after it (a closing there, which the moves
-        read again give to a landing) moves too, standing again: ``new``'s switch tells when it works."""
+        re-read ply's time; a ``dead`` fault on ``old`` read as working again after it (a closing there, which the
+        moves read again give to a landing) moves too, standing again: ``new``'s switch tells when it works."""
         if kind == "ghost":
             self._ghost_moved(t, old, new)        # ghostread.py
             return
@@ -473,7 +475,7 @@ class ChainReread:
             return
         faults = self.sensor_faults
         index = next((i for i, f in enumerate(faults) if f.square == old and f.kind == kind and f.current), None)
-        if index is None and ended_after is not None:
+        if index is None and ended_after is not None and kind == "dead":
             index = next((i for i in range(len(faults) - 1, -1, -1) if faults[i].square == old
                           and faults[i].kind == kind and not faults[i].withdrawn
                           and (until := faults[i].until) is not None and until > ended_after), None)
