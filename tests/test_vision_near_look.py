@@ -19,7 +19,8 @@ from vision.near_look import BIAS_KEPT, NEAR_SHIFT
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import assert_own_lean_look_settles_by_its_band, look_settled, reads_without
+from tests.vision_helpers import assert_own_lean_look_settles_by_its_band, look_settled, reads_without, \
+    white_near_doubt
 
 
 @pytest.fixture(scope="module")
@@ -71,14 +72,10 @@ def test_the_near_look_abstains_within_its_band_international_no_clock(board):
     v, empty, _, config = board
     clf = config.classifier()
     rng = random.Random(58001)
-    at = {sq: rc for rc, sq in clf.square_at.items()}
     for k in range(40):
         pieces = _position(v, clf, rng)
         image = render(position_scene(empty, pieces, 581000 + k))
-        _, before = reads_without(clf, image, "near_look")
-        white = clf._glare_field.field(clf._glare)  # the near look is not asked where glare reaches
-        doubt = [s for s in before.unknown if pieces[s] in "wW" and clf.near_look.asks(at[s])
-                 and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
+        doubt, before = white_near_doubt(clf, image, pieces)  # the near look is not asked where glare reaches
         if doubt:
             break
     assert doubt, "the seeded scenes hold a white piece on a near row the earlier looks leave unknown"

@@ -20,7 +20,7 @@ from vision.near_look import BIAS_KEPT, NEAR_BAND
 from vision.render import render
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import _bench_vision, look_settled, reads_without
+from tests.vision_helpers import _bench_vision, look_settled, reads_without, white_near_doubt
 
 #: a Brazilian board seen from white's side, its white start men fitting towards a king (bias at the +0.5 limit):
 #: the board, its still positions and their pictures are the bench's (bench_vision.py, random_position)
@@ -69,10 +69,7 @@ def test_the_near_look_takes_the_side_of_its_own_fit_of_the_first_view_brazilian
     clf = config.classifier()
     at = {sq: rc for rc, sq in clf.square_at.items()}
     for _, pieces, image in _pictures(v, empty, 25):
-        _, before = reads_without(clf, image, "near_look")
-        white = clf._glare_field.field(clf._glare)  # the near look is not asked where glare reaches
-        doubt = [s for s in before.unknown if pieces[s] in "wW" and clf.near_look.asks(at[s])
-                 and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
+        doubt, before = white_near_doubt(clf, image, pieces)  # the near look is not asked where glare reaches
         if doubt:
             break
     assert doubt, "the board's still positions hold a white piece on a near row the earlier looks leave unknown"

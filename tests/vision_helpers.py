@@ -58,6 +58,17 @@ def reads_without(clf, image, look: str):
     return both, before
 
 
+def white_near_doubt(clf, image, pieces: dict[int, str]) -> tuple[list[int], object]:
+    """The white pieces on the near look's squares, clear of glare (where it is not asked), that the looks before
+    it leave "king unknown" on ``image``; and that reading without the near look."""
+    _, before = reads_without(clf, image, "near_look")
+    at = {sq: rc for rc, sq in clf.square_at.items()}
+    white = clf._glare_field.field(clf._glare)
+    doubt = [s for s in before.unknown if pieces[s] in "wW" and clf.near_look.asks(at[s])
+             and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
+    return doubt, before
+
+
 def look_settled(both, before, pieces: dict[int, str], colours: str = "wWbB", scene: int = 0) -> list[int]:
     """The squares a look settled in one picture (``both`` read with it, ``before`` without it), checked: the same
     squares and hand flag, no reading the earlier looks gave changed, and each piece it settled one of ``colours``
