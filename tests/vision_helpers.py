@@ -85,27 +85,38 @@ def look_settled(both, before, pieces: dict[int, str], colours: str = "wWbB", sc
     return settled
 
 
+def read_with_fits(clf, image, look: str, values: tuple[float, ...]) -> tuple[frozenset, dict]:
+    """The reading of ``image`` with ``look``'s fits forced to ``values`` in turn, again and again (their quality
+    perfect): the squares left unknown and the squares read."""
+    import itertools
+
+    import numpy as np
+
+    reader = getattr(clf, look).reader
+    fits = reader.fits
+    calls = itertools.cycle(values)
+    reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), next(calls)),
+                                                                      np.ones(len(pcs)))
+    try:
+        both, _ = reads_without(clf, image, look)
+    finally:
+        reader.fits = fits
+    return both.unknown, both.squares
+
+
 def assert_look_settles_by_its_band(clf, look: str, image, before, square: int, black: bool) -> None:
     """A look (``look``, its ``reader`` a :class:`vision.kings.StackReader` with its own band) asked about the piece
     on ``square`` that the looks before it leave unknown (``before``: the reading without it), its fits forced:
     in the middle of its band, no claim; past the band on the side the first fit leaned to, the claim; past it on
     the other side, no claim (the looks disagree)."""
-    import numpy as np
-
     from vision.kings import band
 
     reader = getattr(clf, look).reader
-    fits = reader.fits
     rc = next(rc for rc, sq in clf.square_at.items() if sq == square)
 
     def told(z: float) -> tuple[frozenset, dict]:
         """The reading with every fit of the look set to ``z`` (its quality perfect)."""
-        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), z), np.ones(len(pcs)))
-        try:
-            both, _ = reads_without(clf, image, look)
-        finally:
-            reader.fits = fits
-        return both.unknown, both.squares
+        return read_with_fits(clf, image, look, (z,))
 
     lo, hi = reader.band_at(rc, black)
     unknown, _ = told((lo + hi) / 2)
@@ -124,23 +135,13 @@ def assert_own_lean_look_settles_by_its_band(clf, look: str, image, square: int,
     the second look's view first, then the first view): within its band, no claim; both fits on one side of its
     band's middle, the second look's clear of the band, the claim; its fit of the first view on the other side, no
     claim (the looks disagree)."""
-    import numpy as np
-
     reader = getattr(clf, look).reader
-    fits = reader.fits
     rc = next(rc for rc, sq in clf.square_at.items() if sq == square)
 
     def told(shaded: float, first: float) -> tuple[frozenset, dict]:
         """The reading with the look's fit of the second look's view set to ``shaded`` and of the first view to
         ``first`` (their quality perfect)."""
-        calls = iter((shaded, first) * 4)
-        reader.fits = lambda padded, grey, pcs, static=None, black=None: (np.full(len(pcs), next(calls)),
-                                                                          np.ones(len(pcs)))
-        try:
-            both, _ = reads_without(clf, image, look)
-        finally:
-            reader.fits = fits
-        return both.unknown, both.squares
+        return read_with_fits(clf, image, look, (shaded, first))
 
     lo, hi = reader.band_at(rc, black)
     mid = (lo + hi) / 2
