@@ -7,7 +7,7 @@ import pytest
 
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import HumanModel, InjectionError, random_game, simulate_game
-from simulate_helpers import real_games
+from simulate_helpers import midgame_case, real_games
 
 
 def read(session, settings: Settings | None = None) -> Reconstructor:
@@ -245,3 +245,56 @@ def test_move_after_a_pass_waits_for_its_slow_landing_beside_a_phantom_with_cloc
     assert s.expected_moves[cut - 2] == played
     assert any(q.kind == "neighbour-phantom" and q.ply == cut - 1 for q in s.behaviours)
     assert_reads(s)
+
+
+def test_standing_reread_undone_when_the_piece_is_captured_later_portuguese_no_clock():
+    """Real game 0 (portuguese), hard hands, no clock: black's 26x19 leaves white's 22 standing
+    (capture-not-removed), then black plays 21-17 where 27x18 over 22 is due (capture-not-taken). At that turn a
+    switch stuck closed under a removed 22 reads the same, and the capture was re-read so. Two plies later black's
+    27x18 takes 22, its square opening as the removal: read with 22 standing, one legal capture; read stuck, an
+    illegal 27-18. The capture refutes the switch: the re-read is undone, both irregularities stand open, the
+    report's moves are the game's and the fault is kept withdrawn (before: 27-18 illegal, capture-not-removed
+    dismissed)."""
+    game = real_games("portuguese")[0]
+    s = simulate_game("portuguese", game.moves[:14], fen=game.fen, seed=11004312, clock=False,
+                      inject=["capture-not-removed@7", "capture-not-taken@9"], model=HumanModel.hard(), tags=game.tags)
+    assert s.expected_moves[11] == "27x18"
+    assert [d["type"] for d in s.expected_irregularities] == ["capture-not-removed", "capture-not-taken"]
+    assert_reads(s)
+    engine = read(s)
+    assert [(f.kind, bool(f.withdrawn)) for f in engine.sensor_faults] == [("stuck-closed", True)]
+    assert not any("re-read as removed" in o.detail for o in engine.observations)
+
+
+@pytest.mark.parametrize("plies, seed, clock, inject, cut, index, played", [
+    (110, 13001118, True, ["capture-not-removed@12", "capture-incomplete@14"], 18, 15, "c3xe5"),
+    (93, 13004153, False, ["capture-not-removed@20", "capture-not-taken@23"], 27, 24, "f4xb4")],
+    ids=["clock", "no_clock"])
+def test_standing_reread_undone_when_the_piece_is_played_or_captured_brazilian(plies, seed, clock, inject, cut,
+                                                                               index, played):
+    """Brazilian, noisy hands, with clock (the piece left standing later captures, played from its square) and
+    without (it is captured): a real capture-not-removed, then an irregularity only the standing piece makes
+    (capture-incomplete / capture-not-taken) re-read the capture as a switch stuck closed under a removed piece.
+    The square opens in a turn that, read with the piece standing, is exactly one legal move of it or capture of
+    it, and read stuck no legal move: the re-read is undone (before: an illegal plain move, and with the clock a
+    cascade of accepted irregularities)."""
+    moves = random_game("brazilian", plies, f"soak:{seed}")
+    s = simulate_game("brazilian", moves[:cut], seed=seed, clock=clock, inject=inject, model=HumanModel.noisy())
+    assert s.expected_moves[index] == played
+    assert_reads(s)
+    assert all(f.withdrawn for f in read(s).sensor_faults)
+
+
+@pytest.mark.parametrize("health", [True, False], ids=["health", "frames_only"])
+def test_stuck_switch_freeing_in_a_neighbours_capture_keeps_the_reread_international_clock(health):
+    """bench_faults --midgame, international game 2, ply 27, stuck-closed-recovering-2, clock: 13's switch sticks
+    closed, 18x9 takes 13 (its removal unseen: read left standing, then re-read as the switch, the moves after it
+    played as if 13 were gone), and the switch frees itself two plies later, during 12x23 over the neighbouring 18.
+    Read with 13 standing, no turn since captures or plays 13: nothing refutes the switch, the re-read stands (the
+    undo of standingundo.py must not fire), the game is read exactly and the fault stands until it freed."""
+    s, r, square = midgame_case("international", 2, 27, "stuck-closed-recovering-2", True, health, plies=34)
+    assert s.expected_moves[27:30] == ["18x9", "27x18", "12x23"]
+    assert [m.move_text for m in r.moves if not m.withdrawn] == s.expected_moves
+    assert all(i.status == "dismissed" for i in r.irregularities)
+    stuck = [f for f in r.sensor_faults if f.square == square and f.kind == "stuck-closed"]
+    assert stuck and not any(f.withdrawn for f in stuck) and stuck[-1].until is not None

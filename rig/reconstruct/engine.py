@@ -118,6 +118,7 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
         "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
         "_raw_prev", "_raw_t", "_reread_alts", "_reread_undo", "_refuted", "_open_readings", "_freed", "_raw_on",
         "_off_early", "_raw_masked", "_stale_stuck", "_stale_dead", "_stayed_closed", "_opening", "_raw_moved",
+        "_standing_on", "_standing_log",
     )
 
     def __init__(self, header: Header, settings: Settings | None = None, *, trace: bool = False):
@@ -185,6 +186,8 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
 
     def feed(self, event: Frame | ClockEvent | ArbiterEvent | HealthLine) -> list[Output]:
         """Take one event (in time order) and return what it decided."""
+        if self._standing_on:             # a captured piece read standing: events kept for an undo (standingundo.py)
+            return self._feed_kept(event)
         self._out = []
         t = event.t
         self._pump(t)
@@ -218,12 +221,16 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
     def advance(self, t: float) -> list[Output]:
         """Let time pass to ``t`` with no event (a live source calls this between frames, so the
         debounce and the stability timer decide without waiting for the next frame)."""
+        if self._standing_on:
+            return self._advance_kept(t)
         self._out = []
         self._pump(t)
         return self._out
 
     def finish(self, t: float | None = None) -> list[Output]:
         """End of the input: settle what is pending and commit a move that the board explains."""
+        if self._standing_on:
+            return self._finish_kept(t)
         self._out = []
         self._ending = True               # no faulty switch is inferred from a piece still in hand at the end
         end = t if t is not None else self._now

@@ -48,6 +48,7 @@ from rig.reconstruct.setupfault import SetupFaults, setup_suspect
 from rig.reconstruct.stuckempty import StuckEmpty
 from rig.reconstruct.state import PLAY
 from rig.reconstruct.stuckcapture import StandingReread
+from rig.reconstruct.standingundo import StandingUndo
 from rig.reconstruct.stuckpair import StuckPair
 from rig.reconstruct.unseen import UnseenReplies
 
@@ -130,8 +131,9 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, EarlyLift, StuckEmpty,
-                    DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin, StaleDead, SetupFaults):
+class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, StandingUndo,
+                    EarlyLift, StuckEmpty, DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin,
+                    StaleDead, SetupFaults):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 
@@ -152,6 +154,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
         self._init_recovery()
         self._init_deadtwin()
         self._init_stale_dead()
+        self._init_standing_undo()
         self._raw_on: list[tuple[float, int]] = []    # squares that closed in the last GHOST_WINDOW_S
 
     # -- masking ---------------------------------------------------------------------------------

@@ -78,6 +78,7 @@ class StandingReread:
         if any(c.square in squares for c in seg.changes) or any(s in self._mask for s in squares):
             return
         self._open_readings.append(OpenReading(len(self._plies), (), seg.occ0, None, tuple(squares)))
+        self._standing_keep(len(self._plies), tuple(squares))    # for an undo of a re-read (standingundo.py)
 
     def _gone_suspect(self, squares: tuple[int, ...]) -> None:
         """A move about to be committed finds ``squares`` taken off the board: when each opened once in the turn
@@ -124,15 +125,15 @@ class StandingReread:
         if stale:
             self._open_readings = [r for r in self._open_readings if r not in stale]
         for r in reversed([r for r in self._open_readings if r.standing]):
-            if r.ply >= n:
-                continue
+            if r.ply >= n or not r.gone and (r.ply, tuple(r.standing)) in self._standing_refuted:
+                continue                  # (a re-read a later capture of the piece refuted: standingundo.py)
             found = self._standing_chain(r, occ, lifted, over)
             if found is None:
                 continue
-            steps, board, cur, current = found
+            steps, board, cur, current, own = found
             held, split = self._held, self._split
             self._held = self._split = None
-            self._rewrite_standing(t, r, steps, cur)
+            self._rewrite_standing(t, r, steps, cur, own)
             if committing:
                 self._held, self._split = held, split
             masked = self._mask.squares
@@ -202,7 +203,7 @@ class StandingReread:
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
         if not gone and not whole and current.move.destination not in squares:
             return None                   # a turn over: only a landing on the square read stuck
-        return [(move, _after(r.occ0, move))] + steps, board, cur, current
+        return [(move, _after(r.occ0, move))] + steps, board, cur, current, own
 
     def _cleared_later(self, capture: Any, i: int, occ: frozenset[int]) -> bool:
         """Irregularity ``i`` is the ``capture-not-removed`` of ``capture`` (the ply a switch may have died in)
@@ -212,9 +213,11 @@ class StandingReread:
         return irr.type == "capture-not-removed" and i in capture.irregularities \
             and set(irr.squares) <= set(capture.move.captured) and not set(irr.squares) & occ
 
-    def _rewrite_standing(self, t: float, r: OpenReading, steps: list, cur: frozenset[int]) -> None:
+    def _rewrite_standing(self, t: float, r: OpenReading, steps: list, cur: frozenset[int],
+                          own: Explanation | None = None) -> None:
         """Withdraw the capture of ``r`` and the plies after it, dismiss the irregularities the piece standing
-        made, name the stuck switch (masked from the capture on) and commit the moves ``steps`` read."""
+        made, name the stuck switch (masked from the capture on) and commit the moves ``steps`` read. ``own``: the
+        current turn read with the piece standing (its irregularity, dropped, is an observation)."""
         plies = self._plies
         first = r.ply
         seg = self._seg
@@ -233,6 +236,8 @@ class StandingReread:
             reason = (f"read again: the switch under {where} is stuck closed, the captured piece was removed "
                       "(the moves after it were played as if it were gone)")
         kinds = [self.irregularities[i].type for i in plies[first].irregularities]
+        dropped = [self.irregularities[i] for p in plies[first + 1:] for i in p.irregularities
+                   if not r.gone and self.irregularities[i].type in STANDING_ONLY]
         for p in plies[first:]:
             for i in p.irregularities:
                 irr = self.irregularities[i]
@@ -284,3 +289,21 @@ class StandingReread:
                           capture_entry.side == "white", capture_entry.number,
                           f"a captured piece left standing and a switch stuck closed under it read the same; the "
                           f"moves after it were played as if {where} were gone: read as the switch")
+            self._standing_dropped(t, where, dropped, own)
+            faults = tuple(i for i, f in enumerate(self.sensor_faults)
+                           if f.square in squares and f.kind == "stuck-closed" and f.current)
+            self._standing_reread_made(first, tuple(squares), faults)      # standingundo.py
+
+    def _standing_dropped(self, t: float, where: str, dropped: list, own: Explanation | None) -> None:
+        """The findings a piece read standing made after its capture, dropped with the standing reading (those
+        of the turns since, dismissed; the current turn's, never raised): each an observation, the sensors cannot
+        prove which reading it was."""
+        why = (f"read with {where} standing, a {{}}; re-read with its switch stuck closed under a removed piece, "
+               "no irregularity: the sensors cannot tell the two apart")
+        for irr in dropped:
+            self._observe(irr.type, irr.t, irr.squares, irr.detail, irr.side == "white", irr.number,
+                          why.format(irr.type))
+        if own is not None and own.kind in STANDING_ONLY:
+            move = own.move
+            self._observe(own.kind, t, (move.origin, move.destination), f"read as {own.kind} with {where} standing",
+                          self.board.turn, self._number, why.format(own.kind))
