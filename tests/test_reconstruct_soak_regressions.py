@@ -245,3 +245,18 @@ def test_move_after_a_pass_waits_for_its_slow_landing_beside_a_phantom_with_cloc
     assert s.expected_moves[cut - 2] == played
     assert any(q.kind == "neighbour-phantom" and q.ply == cut - 1 for q in s.behaviours)
     assert_reads(s)
+
+
+def test_king_slide_read_as_two_steps_waits_for_its_slow_landing_international_with_clock():
+    """International, hard hands, clock: black's king slides 23-46 over 28, 32, 37 and 41; a neighbour phantom
+    closes 33 beside the path 0.14 s before the press and the landing on 46 closes under a slow magnet after it.
+    At the press the board (-23 +33, with 28 crossed) reads as two moves 23-28, 28-33; their second destination
+    closed less than ``touch_s`` before the press, so the press waits ``magnet_s`` as for one move, and 23-46 is
+    read (before: a two-moves irregularity and the next move illegal)."""
+    game = real_games("international")[3]
+    settings = Settings(bounce_s=0.06, touch_s=0.2)
+    s = simulate_game("international", game.moves[:46], fen=game.fen, seed=12004438, clock=True,
+                      inject=["illegal-move@13"], model=HumanModel.hard(), tags=game.tags)
+    assert s.expected_moves[45] == "23-46"
+    assert any(q.kind == "neighbour-phantom" and q.ply == 45 for q in s.behaviours)
+    assert_reads(s, settings)

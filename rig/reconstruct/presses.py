@@ -23,7 +23,7 @@ from rig.reconstruct.outputs import (
     ClockUpdate,
     MoveEntry,
 )
-from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, Undo, snap
+from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, TwoMoves, Undo, snap
 from rig.session import ClockEvent
 
 __all__ = ["ClockPresses", "CLOCK_DRIVERS"]
@@ -203,7 +203,11 @@ class ClockPresses:
         """A press that finds the board showing a move whose destination closed less than ``touch_s`` before
         it, a square leaving since (a neighbour phantom beside a sliding king, then the slide leaving a square
         it crossed): the real landing, under a slow magnet, may still come. Looked at again ``magnet_s``
-        later, once (as :meth:`_landing_wait` when the closing is the last change); True when it waits."""
+        later, once (as :meth:`_landing_wait` when the closing is the last change); True when it waits. A board
+        read as two moves waits on the second's destination: the slide's crossed square and the phantom beside it
+        read as a step there and a step on (23-28, 28-33 for 23-46)."""
+        if isinstance(plan, TwoMoves):
+            plan = plan.second
         if id(ev) in self._waited or not isinstance(plan, Explanation):
             return False
         at = self._seg.placed_at.get(plan.move.destination)
