@@ -8,6 +8,8 @@ import pytest
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import HumanModel, InjectionError, random_game, simulate_game
 from simulate_helpers import real_games
+from tests.reconstruct_helpers import line_to_quiet
+from tests.session_builder import SessionBuilder, play_line, run
 
 
 def read(session, settings: Settings | None = None) -> Reconstructor:
@@ -260,3 +262,39 @@ def test_king_slide_read_as_two_steps_waits_for_its_slow_landing_international_w
     assert s.expected_moves[45] == "23-46"
     assert any(q.kind == "neighbour-phantom" and q.ply == 45 for q in s.behaviours)
     assert_reads(s, settings)
+
+
+def test_phantom_on_the_square_the_last_move_left_at_the_press_waits_for_the_landing_portuguese_with_clock():
+    """Portuguese, hard hands, clock: white's 8-12, black's press without a move, then white plays 12-15 (a
+    change of mind on 16 first). A neighbour phantom closes 8 42 ms before white's press and the landing on 15
+    closes under a slow magnet 35 ms after it: at the press the board reads as before 8-12. A press less than
+    ``touch_s`` after the closing that put the board back waits ``magnet_s`` (the time line that comes with it
+    settles nothing meanwhile); 15 closing then 8 opening read 12-15 (before: 8-12 taken back, a clock-without-move
+    of white and an illegal 8-15)."""
+    moves = random_game("portuguese", 99, "soak:12002845")
+    settings = Settings(bounce_s=0.02, touch_s=0.1, stable_s=1.5)
+    s = simulate_game("portuguese", moves[:33], seed=12002845, clock=True,
+                      inject=["capture-not-removed@5", "clock-without-move@31"], model=HumanModel.hard())
+    assert s.expected_report_moves[30:32] == ["8-12", "12-15"]
+    assert any(q.kind == "neighbour-phantom" and q.ply == 32 and q.squares == (8,) for q in s.behaviours)
+    assert_reads(s, settings)
+
+
+@pytest.mark.parametrize("variant", ["portuguese", "brazilian", "international"])
+@pytest.mark.parametrize("gap", [0.03, 0.08])
+def test_take_back_pressed_at_once_after_a_pass_stands_with_clock(variant, gap):
+    """The same switches played by a player: after the opponent's pass he takes his move back and presses
+    ``gap`` s later, the board staying so. The press waits ``magnet_s`` and reads the take-back and the press
+    without a move, as a press read at once did."""
+    b = play_line(SessionBuilder(variant), line_to_quiet(variant), True)
+    first = b.board.legal_moves[0]
+    b.play(first).press("white")
+    b.press("black", 1.0)
+    b.lift(first.destination, 1.0).place(first.origin).press("white", gap)
+    b.wait(2.0).frame()
+    e = run(b)
+    number = e.moves[-1].number
+    assert [(i.type, i.number, i.side) for i in e.irregularities][-3:] == [
+        ("clock-without-move", number, "black"), ("move-taken-back", number, "white"),
+        ("clock-without-move", number, "white")]
+    assert e.moves[-1].withdrawn

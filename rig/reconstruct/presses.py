@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from rig.pdn import ClockStamp, result_text
 from rig.reconstruct import detectors
-from rig.reconstruct.faults import one_square_off
+from rig.reconstruct.faults import WaitingPress, one_square_off
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.outputs import (
     ClockUpdate,
@@ -42,7 +42,10 @@ class ClockPresses:
         ev = self._corrected(ev)
         t = ev.t
         if self._undo_wait is not None:
-            self._settle_undo_wait(t, now=True)     # the board as it stands at the press
+            if ev.event == "press" and self._undo_press_wait(ev):
+                return
+            if not any(isinstance(d, WaitingPress) for d in self._deferred):
+                self._settle_undo_wait(t, now=True)     # the board as it stands at the press (none waiting)
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
         if ev.event == "press":
@@ -74,6 +77,18 @@ class ClockPresses:
             self._note(t, f"clock {ev.event}")
         else:
             self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _undo_press_wait(self, ev: ClockEvent) -> bool:
+        """A press less than ``touch_s`` after the closing that put the board back as it was before the last
+        move: a neighbour phantom on the square that move left may be what closed it, the real landing still to
+        come under a slow magnet (as :meth:`_landing_wait`). Looked at again ``magnet_s`` later, once: a
+        take-back the board still shows then is read as before, with the press; a press known only after the
+        fact never waits. True when it waits."""
+        wait = self._undo_wait
+        if wait is None or id(ev) in self._waited or ev.extra or ev.t - wait[0] >= self.settings.touch_s:
+            return False
+        self._wait(ev)
+        return True
 
     def _corrected(self, ev: ClockEvent) -> ClockEvent:
         """The clock's reading with the arbiter's corrections not yet in it. A clock driver's reading (its
