@@ -256,12 +256,11 @@ def test_king_slide_read_as_two_steps_waits_for_its_slow_landing_international_w
     closed less than ``touch_s`` before the press, so the press waits ``magnet_s`` as for one move, and 23-46 is
     read (before: a two-moves irregularity and the next move illegal)."""
     game = real_games("international")[3]
-    settings = Settings(bounce_s=0.06, touch_s=0.2)
     s = simulate_game("international", game.moves[:46], fen=game.fen, seed=12004438, clock=True,
                       inject=["illegal-move@13"], model=HumanModel.hard(), tags=game.tags)
     assert s.expected_moves[45] == "23-46"
     assert any(q.kind == "neighbour-phantom" and q.ply == 45 for q in s.behaviours)
-    assert_reads(s, settings)
+    assert_reads(s)
 
 
 def test_phantom_on_the_square_the_last_move_left_at_the_press_waits_for_the_landing_portuguese_with_clock():
@@ -272,12 +271,11 @@ def test_phantom_on_the_square_the_last_move_left_at_the_press_waits_for_the_lan
     settles nothing meanwhile); 15 closing then 8 opening read 12-15 (before: 8-12 taken back, a clock-without-move
     of white and an illegal 8-15)."""
     moves = random_game("portuguese", 99, "soak:12002845")
-    settings = Settings(bounce_s=0.02, touch_s=0.1, stable_s=1.5)
     s = simulate_game("portuguese", moves[:33], seed=12002845, clock=True,
                       inject=["capture-not-removed@5", "clock-without-move@31"], model=HumanModel.hard())
     assert s.expected_report_moves[30:32] == ["8-12", "12-15"]
     assert any(q.kind == "neighbour-phantom" and q.ply == 32 and q.squares == (8,) for q in s.behaviours)
-    assert_reads(s, settings)
+    assert_reads(s)
 
 
 @pytest.mark.parametrize("variant", ["portuguese", "brazilian", "international"])
@@ -298,3 +296,19 @@ def test_take_back_pressed_at_once_after_a_pass_stands_with_clock(variant, gap):
         ("clock-without-move", number, "black"), ("move-taken-back", number, "white"),
         ("clock-without-move", number, "white")]
     assert e.moves[-1].withdrawn
+
+
+def test_phantom_after_a_press_held_while_a_wrongly_removed_piece_is_off_international_with_clock():
+    """International, hard hands, clock: black's 21x23 takes 27 and 28, and black takes off white's 46 first
+    (wrong-piece-removed), then 27 and 28, and presses: with 46 off, what follows tells (his opponent's turn begun
+    with that lift, or the mover's wrong removal). White then plays 34-29; a neighbour phantom closes 24 14 ms
+    before 34's lift is confirmed and opens 145 ms later. 24 is no square 46 can reach: its closing is 46's
+    landing only once it stays closed ``touch_s``; 34 lifted while 46 stays off shows black's wrong removal
+    (before: 46's lift read as white's start, capture-not-removed for black, capture-not-taken and
+    own-piece-removed for white)."""
+    moves = random_game("international", 59, "soak:12004074")
+    s = simulate_game("international", moves[:51], seed=12004074, clock=True, inject=["wrong-piece-removed@49"],
+                      model=HumanModel.hard())
+    assert s.expected_moves[49:51] == ["21x23", "34-29"]
+    assert any(q.kind == "neighbour-phantom" and q.ply == 50 and q.squares == (24,) for q in s.behaviours)
+    assert_reads(s)
