@@ -102,12 +102,17 @@ class Certainty:
         which no legal move of that piece reaches, closes: a neighbour phantom beside the opponent's next piece
         reads so too, his lift of another piece while the first stays off showing the mover's wrong removal.
         It is that piece's landing, his move under way, only once it stays closed ``touch_s``
-        (:meth:`_settle_land_wait`: a phantom opens sooner); True when it waits."""
+        (:meth:`_settle_land_wait`: a phantom opens sooner); True when it waits. Reached is reached with the
+        capture's pieces standing or cleared (earlylift.py: cleared while the opponent held his piece)."""
         plan = split.plan
         if self._held is None or not isinstance(plan, Explanation) or not self._plan_fits_board(plan):
             return False
-        after = self._physical_after(plan, split.occ)
-        if any(m.origin == split.square and m.destination == square for m in self._index(after).moves):
+        boards = [self._physical_after(plan, split.occ)]
+        if plan.legal:
+            cleared = snap(self.board)
+            cleared.push(plan.move)
+            boards.append(snap(cleared))
+        if any(m.origin == split.square and m.destination == square for b in boards for m in self._index(b).moves):
             return False
         self._land_wait = (t, square, split)
         return True
