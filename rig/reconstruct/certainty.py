@@ -103,9 +103,11 @@ class Certainty:
         reads so too, his lift of another piece while the first stays off showing the mover's wrong removal.
         It is that piece's landing, his move under way, only once it stays closed ``touch_s``
         (:meth:`_settle_land_wait`: a phantom opens sooner); True when it waits. Reached is reached with the
-        capture's pieces standing or cleared (earlylift.py: cleared while the opponent held his piece)."""
+        capture's pieces standing or cleared (earlylift.py: cleared while the opponent held his piece). Not with a
+        faulty switch masked or a missing diode suspected: the closing may be a ghost (ghostread.py reads those)."""
         plan = split.plan
-        if self._held is None or not isinstance(plan, Explanation) or not self._plan_fits_board(plan):
+        if self._held is None or not isinstance(plan, Explanation) or not self._plan_fits_board(plan) \
+                or self._mask.squares or self._diode_trouble():
             return False
         boards = [self._physical_after(plan, split.occ)]
         if plan.legal:
