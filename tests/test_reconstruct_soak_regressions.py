@@ -312,3 +312,18 @@ def test_phantom_after_a_press_held_while_a_wrongly_removed_piece_is_off_interna
     assert s.expected_moves[49:51] == ["21x23", "34-29"]
     assert any(q.kind == "neighbour-phantom" and q.ply == 50 and q.squares == (24,) for q in s.behaviours)
     assert_reads(s)
+
+
+def test_slow_landing_after_a_capture_left_standing_is_not_a_stuck_switch_portuguese_with_clock():
+    """Portuguese, hard hands, clock: black's king 17x1 leaves 5 and 22 standing (capture-not-removed), white's
+    king 32-19 presses 55 ms before 19 closes under a slow magnet. At the press the board shows no legal move,
+    and 32-5 (a landing on the standing piece's square, read stuck closed) explains it: the stuck-landing reading
+    came before the magnet wait. The press now waits ``magnet_s`` first, 19 closes, 32-19 is read and the
+    capture-not-removed stands open (before: dismissed, 5 and 22 named stuck-closed, 32-5 read)."""
+    moves = random_game("portuguese", 88, "soak:13003730")
+    s = simulate_game("portuguese", moves[:57], seed=13003730, clock=True, inject=["capture-not-removed@55"],
+                      model=HumanModel.hard())
+    assert s.expected_moves[55:57] == ["17x1", "32-19"]
+    assert any(q.kind == "slow-magnet" and q.ply == 56 and q.squares == (19,) for q in s.behaviours)
+    assert_reads(s)
+    assert read(s).sensor_faults == []

@@ -163,6 +163,8 @@ class ClockPresses:
             self._record((detectors.clock_without_move(self._context(t, white)),))
             return
         else:
+            if not after and self._standing_magnet_wait(ev):
+                return
             plan = self._plan(self._occ, faults=False)
             occ_after = None
             if plan is None:
@@ -184,6 +186,17 @@ class ClockPresses:
                 self._other_side_commit(t, not white, fallback_for=white)
         if len(self.moves) > n:
             self._pressed(len(self.moves) - 1, ev)
+
+    def _standing_magnet_wait(self, ev: ClockEvent) -> bool:
+        """A press that finds no legal move on the board while a capture's pieces are read left standing: the
+        turn read as over would be read again with them removed and a switch stuck closed under the landing
+        (stuckempty.py ``_stuck_landing``, stuckcapture.py), and a move one square short of a legal one reads
+        the same until a slow magnet closes its landing. Waits ``magnet_s`` first (:meth:`_magnet_wait`), as a
+        new faulty switch does; True when it waits."""
+        if id(ev) in self._waited or not any(r.standing for r in self._open_readings):
+            return False
+        own = self._explain(self._occ)
+        return (own is None or not (own.legal and own.exact)) and self._magnet_wait(ev)
 
     def _last_press_plan(self, t: float, white: bool) -> Explanation | None:
         """The input ends on the mover's press (looked at again ``magnet_s`` later), his move one square short of
