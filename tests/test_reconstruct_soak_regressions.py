@@ -8,6 +8,8 @@ import pytest
 from rig.reconstruct import Reconstructor, Settings
 from rig.simulate import HumanModel, InjectionError, random_game, simulate_game
 from simulate_helpers import midgame_case, real_games
+from tests.reconstruct_helpers import line_to_quiet
+from tests.session_builder import SessionBuilder, play_line, run
 
 
 def read(session, settings: Settings | None = None) -> Reconstructor:
@@ -298,3 +300,82 @@ def test_stuck_switch_freeing_in_a_neighbours_capture_keeps_the_reread_internati
     assert all(i.status == "dismissed" for i in r.irregularities)
     stuck = [f for f in r.sensor_faults if f.square == square and f.kind == "stuck-closed"]
     assert stuck and not any(f.withdrawn for f in stuck) and stuck[-1].until is not None
+
+def test_king_slide_read_as_two_steps_waits_for_its_slow_landing_international_with_clock():
+    """International, hard hands, clock: black's king slides 23-46 over 28, 32, 37 and 41; a neighbour phantom
+    closes 33 beside the path 0.14 s before the press and the landing on 46 closes under a slow magnet after it.
+    At the press the board (-23 +33, with 28 crossed) reads as two moves 23-28, 28-33; their second destination
+    closed less than ``touch_s`` before the press, so the press waits ``magnet_s`` as for one move, and 23-46 is
+    read (before: a two-moves irregularity and the next move illegal)."""
+    game = real_games("international")[3]
+    s = simulate_game("international", game.moves[:46], fen=game.fen, seed=12004438, clock=True,
+                      inject=["illegal-move@13"], model=HumanModel.hard(), tags=game.tags)
+    assert s.expected_moves[45] == "23-46"
+    assert any(q.kind == "neighbour-phantom" and q.ply == 45 for q in s.behaviours)
+    assert_reads(s)
+
+
+def test_phantom_on_the_square_the_last_move_left_at_the_press_waits_for_the_landing_portuguese_with_clock():
+    """Portuguese, hard hands, clock: white's 8-12, black's press without a move, then white plays 12-15 (a
+    change of mind on 16 first). A neighbour phantom closes 8 42 ms before white's press and the landing on 15
+    closes under a slow magnet 35 ms after it: at the press the board reads as before 8-12. A press less than
+    ``touch_s`` after the closing that put the board back waits ``magnet_s`` (the time line that comes with it
+    settles nothing meanwhile); 15 closing then 8 opening read 12-15 (before: 8-12 taken back, a clock-without-move
+    of white and an illegal 8-15)."""
+    moves = random_game("portuguese", 99, "soak:12002845")
+    s = simulate_game("portuguese", moves[:33], seed=12002845, clock=True,
+                      inject=["capture-not-removed@5", "clock-without-move@31"], model=HumanModel.hard())
+    assert s.expected_report_moves[30:32] == ["8-12", "12-15"]
+    assert any(q.kind == "neighbour-phantom" and q.ply == 32 and q.squares == (8,) for q in s.behaviours)
+    assert_reads(s)
+
+
+@pytest.mark.parametrize("variant", ["portuguese", "brazilian", "international"])
+@pytest.mark.parametrize("gap", [0.03, 0.08])
+def test_take_back_pressed_at_once_after_a_pass_stands_with_clock(variant, gap):
+    """The same switches played by a player: after the opponent's pass he takes his move back and presses
+    ``gap`` s later, the board staying so. The press waits ``magnet_s`` and reads the take-back and the press
+    without a move, as a press read at once did."""
+    b = play_line(SessionBuilder(variant), line_to_quiet(variant), True)
+    first = b.board.legal_moves[0]
+    b.play(first).press("white")
+    b.press("black", 1.0)
+    b.lift(first.destination, 1.0).place(first.origin).press("white", gap)
+    b.wait(2.0).frame()
+    e = run(b)
+    number = e.moves[-1].number
+    assert [(i.type, i.number, i.side) for i in e.irregularities][-3:] == [
+        ("clock-without-move", number, "black"), ("move-taken-back", number, "white"),
+        ("clock-without-move", number, "white")]
+    assert e.moves[-1].withdrawn
+
+
+def test_phantom_after_a_press_held_while_a_wrongly_removed_piece_is_off_international_with_clock():
+    """International, hard hands, clock: black's 21x23 takes 27 and 28, and black takes off white's 46 first
+    (wrong-piece-removed), then 27 and 28, and presses: with 46 off, what follows tells (his opponent's turn begun
+    with that lift, or the mover's wrong removal). White then plays 34-29; a neighbour phantom closes 24 14 ms
+    before 34's lift is confirmed and opens 145 ms later. 24 is no square 46 can reach: its closing is 46's
+    landing only once it stays closed ``touch_s``; 34 lifted while 46 stays off shows black's wrong removal
+    (before: 46's lift read as white's start, capture-not-removed for black, capture-not-taken and
+    own-piece-removed for white)."""
+    moves = random_game("international", 59, "soak:12004074")
+    s = simulate_game("international", moves[:51], seed=12004074, clock=True, inject=["wrong-piece-removed@49"],
+                      model=HumanModel.hard())
+    assert s.expected_moves[49:51] == ["21x23", "34-29"]
+    assert any(q.kind == "neighbour-phantom" and q.ply == 50 and q.squares == (24,) for q in s.behaviours)
+    assert_reads(s)
+
+
+def test_slow_landing_after_a_capture_left_standing_is_not_a_stuck_switch_portuguese_with_clock():
+    """Portuguese, hard hands, clock: black's king 17x1 leaves 5 and 22 standing (capture-not-removed), white's
+    king 32-19 presses 55 ms before 19 closes under a slow magnet. At the press the board shows no legal move,
+    and 32-5 (a landing on the standing piece's square, read stuck closed) explains it: the stuck-landing reading
+    came before the magnet wait. The press now waits ``magnet_s`` first, 19 closes, 32-19 is read and the
+    capture-not-removed stands open (before: dismissed, 5 and 22 named stuck-closed, 32-5 read)."""
+    moves = random_game("portuguese", 88, "soak:13003730")
+    s = simulate_game("portuguese", moves[:57], seed=13003730, clock=True, inject=["capture-not-removed@55"],
+                      model=HumanModel.hard())
+    assert s.expected_moves[55:57] == ["17x1", "32-19"]
+    assert any(q.kind == "slow-magnet" and q.ply == 56 and q.squares == (19,) for q in s.behaviours)
+    assert_reads(s)
+    assert read(s).sensor_faults == []

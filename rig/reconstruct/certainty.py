@@ -97,6 +97,28 @@ class Certainty:
         after = self._physical_after(plan, split.occ)
         return any(m.origin == split.square and m.destination == square for m in self._index(after).moves)
 
+    def _held_press_phantom(self, split: PendingSplit, square: int, t: float) -> bool:
+        """The mover pressed while the opponent's first lifted piece is off (what follows tells) and ``square``,
+        which no legal move of that piece reaches, closes: a neighbour phantom beside the opponent's next piece
+        reads so too, his lift of another piece while the first stays off showing the mover's wrong removal.
+        It is that piece's landing, his move under way, only once it stays closed ``touch_s``
+        (:meth:`_settle_land_wait`: a phantom opens sooner); True when it waits. Reached is reached with the
+        capture's pieces standing or cleared (earlylift.py: cleared while the opponent held his piece). Not with a
+        faulty switch masked or a missing diode suspected: the closing may be a ghost (ghostread.py reads those)."""
+        plan = split.plan
+        if self._held is None or not isinstance(plan, Explanation) or not self._plan_fits_board(plan) \
+                or self._mask.squares or self._diode_trouble():
+            return False
+        boards = [self._physical_after(plan, split.occ)]
+        if plan.legal:
+            cleared = snap(self.board)
+            cleared.push(plan.move)
+            boards.append(snap(cleared))
+        if any(m.origin == split.square and m.destination == square for b in boards for m in self._index(b).moves):
+            return False
+        self._land_wait = (t, square, split)
+        return True
+
     def _recheck_correction(self, c) -> None:
         """The change after a standing captured piece was lifted by its owner: put down on a square it can
         move to, it was his move with that piece, not the correction (the capture-not-removed stands and

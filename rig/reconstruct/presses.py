@@ -17,13 +17,13 @@ from dataclasses import replace
 
 from rig.pdn import ClockStamp, result_text
 from rig.reconstruct import detectors
-from rig.reconstruct.faults import one_square_off
+from rig.reconstruct.faults import WaitingPress, one_square_off
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.outputs import (
     ClockUpdate,
     MoveEntry,
 )
-from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, Undo, snap
+from rig.reconstruct.state import LOST, OVER, SETUP, SIDE, HeldPress, Ply, Segment, TwoMoves, Undo, snap
 from rig.session import ClockEvent
 
 __all__ = ["ClockPresses", "CLOCK_DRIVERS"]
@@ -42,7 +42,10 @@ class ClockPresses:
         ev = self._corrected(ev)
         t = ev.t
         if self._undo_wait is not None:
-            self._settle_undo_wait(t, now=True)     # the board as it stands at the press
+            if ev.event == "press" and self._undo_press_wait(ev):
+                return
+            if not any(isinstance(d, WaitingPress) for d in self._deferred):
+                self._settle_undo_wait(t, now=True)     # the board as it stands at the press (none waiting)
         if self.settings.use_clock is None and not self._clock_mode:
             self._clock_mode = True
         if ev.event == "press":
@@ -74,6 +77,18 @@ class ClockPresses:
             self._note(t, f"clock {ev.event}")
         else:
             self._note(t, f"clock {ev.event}: a gap in the clock record, not an irregularity")
+
+    def _undo_press_wait(self, ev: ClockEvent) -> bool:
+        """A press less than ``touch_s`` after the closing that put the board back as it was before the last
+        move: a neighbour phantom on the square that move left may be what closed it, the real landing still to
+        come under a slow magnet (as :meth:`_landing_wait`). Looked at again ``magnet_s`` later, once: a
+        take-back the board still shows then is read as before, with the press; a press known only after the
+        fact never waits. True when it waits."""
+        wait = self._undo_wait
+        if wait is None or id(ev) in self._waited or ev.extra or ev.t - wait[0] >= self.settings.touch_s:
+            return False
+        self._wait(ev)
+        return True
 
     def _corrected(self, ev: ClockEvent) -> ClockEvent:
         """The clock's reading with the arbiter's corrections not yet in it. A clock driver's reading (its
@@ -148,6 +163,8 @@ class ClockPresses:
             self._record((detectors.clock_without_move(self._context(t, white)),))
             return
         else:
+            if not after and self._standing_magnet_wait(ev):
+                return
             plan = self._plan(self._occ, faults=False)
             occ_after = None
             if plan is None:
@@ -169,6 +186,17 @@ class ClockPresses:
                 self._other_side_commit(t, not white, fallback_for=white)
         if len(self.moves) > n:
             self._pressed(len(self.moves) - 1, ev)
+
+    def _standing_magnet_wait(self, ev: ClockEvent) -> bool:
+        """A press that finds no legal move on the board while a capture's pieces are read left standing: the
+        turn read as over would be read again with them removed and a switch stuck closed under the landing
+        (stuckempty.py ``_stuck_landing``, stuckcapture.py), and a move one square short of a legal one reads
+        the same until a slow magnet closes its landing. Waits ``magnet_s`` first (:meth:`_magnet_wait`), as a
+        new faulty switch does; True when it waits."""
+        if id(ev) in self._waited or not any(r.standing for r in self._open_readings):
+            return False
+        own = self._explain(self._occ)
+        return (own is None or not (own.legal and own.exact)) and self._magnet_wait(ev)
 
     def _last_press_plan(self, t: float, white: bool) -> Explanation | None:
         """The input ends on the mover's press (looked at again ``magnet_s`` later), his move one square short of
@@ -203,7 +231,11 @@ class ClockPresses:
         """A press that finds the board showing a move whose destination closed less than ``touch_s`` before
         it, a square leaving since (a neighbour phantom beside a sliding king, then the slide leaving a square
         it crossed): the real landing, under a slow magnet, may still come. Looked at again ``magnet_s``
-        later, once (as :meth:`_landing_wait` when the closing is the last change); True when it waits."""
+        later, once (as :meth:`_landing_wait` when the closing is the last change); True when it waits. A board
+        read as two moves waits on the second's destination: the slide's crossed square and the phantom beside it
+        read as a step there and a step on (23-28, 28-33 for 23-46)."""
+        if isinstance(plan, TwoMoves):
+            plan = plan.second
         if id(ev) in self._waited or not isinstance(plan, Explanation):
             return False
         at = self._seg.placed_at.get(plan.move.destination)

@@ -119,7 +119,7 @@ class Segmenter:
         the end of its bounce to the end of the next (up to ``bounce_s`` more)."""
         return self.settings.touch_s + self.settings.bounce_s
 
-    #: a standing captured piece's owner maybe landing it (:meth:`_settle_land_wait`): (time, square, split)
+    #: a standing captured piece's owner maybe landing it, or a phantom after a held press (certainty.py)
     _land_wait: tuple[float, int, PendingSplit] | None
 
     def _settle_land_wait(self, t: float, c: SquareChange | None = None) -> None:
@@ -347,8 +347,8 @@ class Segmenter:
                 if self._held_squares and self._held_landing_late(split, c):
                     return                # the mover's landing after the lift, not a held square (heldlanding.py)
                 if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
-                    if not self._cleared_under_lift(split, square):     # earlylift.py
-                        self._resolve_split()
+                    if not self._held_press_phantom(split, square, t) and not self._cleared_under_lift(split, square):
+                        self._resolve_split()           # (earlylift.py; a phantom's wait: certainty.py)
                     return
                 # a captured piece still standing lifted, and a square it can go to closes: its owner's move
                 # with it once the square stays closed (a neighbour phantom opens within touch_s)
