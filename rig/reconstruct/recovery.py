@@ -59,6 +59,7 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import DISMISSED, SensorFault
 from rig.reconstruct.state import Ply, Segment, snap
 from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
@@ -160,6 +161,20 @@ class SwitchRecovery:
             if irr.type == "capture-removed-early" and irr.status != DISMISSED and tuple(irr.squares) == (square,):
                 return last.start
         return None
+
+    def _freed_as_reply_begins(self, c: SquareChange, square: int, seg: Segment, board: Board) -> bool:
+        """``square``, a captured piece read left standing (an open reading: unchanged in the capture's turn), opened
+        after the capturer's move and was read as the board put right (``seg``: that turn's changes, ``board``: the
+        position before the correction); ``c``, the next change, is its owner's lift of another piece of his less
+        than ``touch_s`` after that opening. A correction is made before the opponent moves; that close, no two
+        deliberate acts are in order by the engine's measure, and a switch stuck under the piece freeing itself as
+        he begins reads the same: read with his turn (the correction undone), where :meth:`_standing_recovered`
+        settles it (module docstring)."""
+        opened = seg.lifted_at.get(square)
+        piece = board.piece_at(c.square)
+        return c.up and c.square != square and opened is not None and 0.0 <= c.t - opened < self.settings.touch_s \
+            and piece is not None and piece.white == board.turn \
+            and any(r.standing and not r.gone and square in r.standing for r in self._open_readings)
 
     def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
         """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a
