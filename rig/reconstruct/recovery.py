@@ -27,7 +27,11 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   and taken off later, and a stuck switch freed, read the same; no player irregularity is read from what a
   switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
   irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
-  at the opening;
+  at the opening. An opening after the capturer's press, before the opponent moves, reads as the board put right
+  (``capture-not-removed`` corrected); when the opponent lifts a piece of his own less than ``touch_s`` after it
+  (31 opening 25 ms before black lifts 9), no correction came before he moved by the engine's measure, and the
+  frames are a stuck switch freeing as he begins: the correction is undone and the opening read with his turn, as
+  above (:meth:`_freed_as_reply_begins`; certainty.py ``_recheck_correction``);
 - the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same;
 - ``dead`` under a capture's landing, never named: without a clock, the capturing piece lifted and every captured
   piece taken off, the board stands still ``stable_s`` or longer and only then the landing square closes. No piece
