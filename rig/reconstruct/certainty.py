@@ -122,11 +122,23 @@ class Certainty:
     def _recheck_correction(self, c) -> None:
         """The change after a standing captured piece was lifted by its owner: put down on a square it can
         move to, it was his move with that piece, not the correction (the capture-not-removed stands and
-        his move accepts it); any other change confirms the correction."""
+        his move accepts it); his lift of another piece less than ``touch_s`` after that opening, no correction
+        proven before he moved (recovery.py ``_freed_as_reply_begins``: read with his turn); any other change
+        confirms the correction."""
         square, board, seg, ply, i, entry, undo, legal_after, statuses = self._recheck
         self._recheck = None
-        if c.up or self._undo is not undo or not any(m.origin == square for m in self._index(board).to(c.square)):
+        if self._undo is not undo:
             return
+        name = self.variant.square_name
+        if c.up:
+            if not self._freed_as_reply_begins(c, square, seg, board):      # recovery.py
+                return
+            why = f"{name(square)} read off {(c.t - seg.lifted_at[square]) * 1000:.0f} ms before " \
+                  f"{'white' if board.turn else 'black'} lifted {name(c.square)}: no correction before he moved"
+        elif not any(m.origin == square for m in self._index(board).to(c.square)):
+            return
+        else:
+            why = f"{name(square)} was not taken off: {'white' if board.turn else 'black'} moved it"
         self.board = board
         self._seg = seg
         ply.needs_setup = True
@@ -135,8 +147,7 @@ class Certainty:
         undo.legal_after = legal_after
         self._rebuild_tracker()
         for k, status in statuses:
-            self._set_status(k, status, c.t, f"{self.variant.square_name(square)} was not taken off: "
-                                             f"{'white' if board.turn else 'black'} moved it")
+            self._set_status(k, status, c.t, why)
 
     def _split_captures(self, square: int) -> bool:
         """The opponent lifted a piece (his move may have begun) and now a piece of the mover leaves: the mover

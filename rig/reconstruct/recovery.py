@@ -27,7 +27,11 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   and taken off later, and a stuck switch freed, read the same; no player irregularity is read from what a
   switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
   irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
-  at the opening;
+  at the opening. An opening after the capturer's press, before the opponent moves, reads as the board put right
+  (``capture-not-removed`` corrected); when the opponent lifts a piece of his own less than ``touch_s`` after it
+  (31 opening 25 ms before black lifts 9), no correction came before he moved by the engine's measure, and the
+  frames are a stuck switch freeing as he begins: the correction is undone and the opening read with his turn, as
+  above (:meth:`_freed_as_reply_begins`; certainty.py ``_recheck_correction``);
 - the scanner's ``recovered`` health line (a switch it masked at the start opened) says the same;
 - ``dead`` under a capture's landing, never named: without a clock, the capturing piece lifted and every captured
   piece taken off, the board stands still ``stable_s`` or longer and only then the landing square closes. No piece
@@ -59,6 +63,7 @@ from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import DISMISSED, SensorFault
 from rig.reconstruct.state import Ply, Segment, snap
 from rig.reconstruct.stuckcapture import STANDING_ONLY, replay_without
@@ -160,6 +165,20 @@ class SwitchRecovery:
             if irr.type == "capture-removed-early" and irr.status != DISMISSED and tuple(irr.squares) == (square,):
                 return last.start
         return None
+
+    def _freed_as_reply_begins(self, c: SquareChange, square: int, seg: Segment, board: Board) -> bool:
+        """``square``, a captured piece read left standing (an open reading: unchanged in the capture's turn), opened
+        after the capturer's move and was read as the board put right (``seg``: that turn's changes, ``board``: the
+        position before the correction); ``c``, the next change, is its owner's lift of another piece of his less
+        than ``touch_s`` after that opening. A correction is made before the opponent moves; that close, no two
+        deliberate acts are in order by the engine's measure, and a switch stuck under the piece freeing itself as
+        he begins reads the same: read with his turn (the correction undone), where :meth:`_standing_recovered`
+        settles it (module docstring)."""
+        opened = seg.lifted_at.get(square)
+        piece = board.piece_at(c.square)
+        return c.up and c.square != square and opened is not None and 0.0 <= c.t - opened < self.settings.touch_s \
+            and piece is not None and piece.white == board.turn \
+            and any(r.standing and not r.gone and square in r.standing for r in self._open_readings)
 
     def _set_downs_reread(self, t: float, old: list[Ply]) -> None:
         """The plies ``old`` were read again (chainread.py) as the plies from the same index on: a

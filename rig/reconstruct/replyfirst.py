@@ -25,6 +25,12 @@ observation, never ``capture-removed-early``; no fault is named (nothing shows o
 that fast and 21 off early makes the same frames). A removal read ``touch_s`` or more after the last landing was
 a deliberate one: an early removal against the next landing stands (one read before that landing is
 recovery.py's ``_died_under_capture``). Without a clock only, as above.
+
+A removal read less than ``removal_margin_s`` *before* the last capture's landing closed is the same: no early
+removal by the engine's measure (an observation then: the landing's switch may have closed late), and no
+deliberate act apart from the landing either (black's 22x31: 27 read off at 72.59, 31 closing 35 ms later; a
+switch dying under 27's piece gives that reading). White's 36x27 then lands there, 31 off, and 27 closes 0.6 s
+later: the removal read before that closing is an observation, as above.
 """
 
 from __future__ import annotations
@@ -65,7 +71,8 @@ def reply_before_landing(move: Move, seg: Segment, reply: SquareChange | None, b
 def landing_on_quick_removal(move: Move, seg: Segment, last: Ply | None, settings: Settings,
                              name: SquareName) -> str | None:
     """``move`` (a capture committed from ``seg``, without a clock) lands on the square the last ply's capture
-    (``last``) read taken off less than ``touch_s`` after that capture's landing closed, empty since and closing
+    (``last``) read taken off less than ``touch_s`` after that capture's landing closed (or less than
+    ``removal_margin_s`` before it: no early removal either, the module docstring), empty since and closing
     once in this turn, after a captured piece of ``move`` read off: a switch dying under that piece reads the
     same as its removal, and one working again under this landing the same as the landing (module docstring).
     Why, for the early removal's observation; None otherwise."""
@@ -77,11 +84,13 @@ def landing_on_quick_removal(move: Move, seg: Segment, last: Ply | None, setting
     final = seg.placed_at.get(dest)
     landed, removed = last.capture_times
     off = removed.get(dest)
-    if final is None or off is None or not 0.0 <= off - landed < settings.touch_s \
+    if final is None or off is None or not -settings.removal_margin_s < off - landed < settings.touch_s \
             or [c.t for c in seg.changes if c.square == dest] != [final] \
             or not any(seg.lifted_at.get(s, final) < final for s in move.captured):
         return None
-    return (f"{name(dest)} read its piece off {(off - landed) * 1000:.0f} ms after the last capture landed (under "
-            f"{settings.touch_s * 1000:g} ms), then nothing until this landing closed after the removals (at "
+    when = (f"{(off - landed) * 1000:.0f} ms after the last capture landed (under {settings.touch_s * 1000:g} ms)"
+            if off >= landed else f"{(landed - off) * 1000:.0f} ms before the last capture landed (under "
+            f"{settings.removal_margin_s * 1000:g} ms: no early removal)")
+    return (f"{name(dest)} read its piece off {when}, then nothing until this landing closed after the removals (at "
             f"{final:.2f} s): a switch that died under that piece and came back under this one reads the same; the "
             "landing has no time")
