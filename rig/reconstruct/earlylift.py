@@ -126,9 +126,11 @@ class EarlyLift:
         fault was withdrawn, so by the engine's own reading its piece came down then, and a captured piece read off
         before it was taken off early (FPD 000 3.8; CODEX 004 art. 42.J), judged as a landing seen at ``t`` is
         (an irregularity ``removal_margin_s`` or more before it, closer an observation). Was lost with the fault:
-        no irregularity and no observation."""
+        no irregularity and no observation. Not where the opponent's turn shows a landing before ``t``: a piece
+        held in the hand while he completed a move is no late landing (his capture over that square needs the
+        piece there: 34x12 over 29, 29 closing after 12, a dead switch working again, dead-recovering-2)."""
         move, removed = ply.move, ply.removed_at
-        if move is None or not removed:
+        if move is None or not removed or any(not c.up and c.t <= t for c in self._seg.changes):
             return
         early = sorted(s for s, off in removed.items() if off < t)
         entry = next((e for e, p in zip(self.moves, self._entry_plies) if p is ply), None)
