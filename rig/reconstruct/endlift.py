@@ -30,10 +30,11 @@ class EndLift:
 
     def _end_lift(self, t: float) -> None:
         """At the end of the input, without a clock: the turn under way is one lift of the mover's piece and
-        nothing else (no move read, no opponent's lift pending). Its one legal move, a plain move onto a square
+        nothing else (no move read, no opponent's lift pending, no piece held off since the last move, certainty.py:
+        the mover may have taken it off). Its one legal move, a plain move onto a square
         reading empty or masked, is read with an observation; several (or a capture): an observation only."""
-        if self._clock_mode or self._split is not None or self._held is not None:
-            return
+        if self._clock_mode or self._split is not None or self._held is not None or self._held_off is not None:
+            return                        # (a piece off since the last move: whose hand, its observation says)
         seg = self._seg
         if len(seg.changes) != 1 or not (lift := seg.changes[0]).up or lift.square in self._mask.squares:
             return
