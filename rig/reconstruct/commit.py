@@ -314,6 +314,8 @@ class CommitPolicy:
                    found, start=seg.t0, text=text)
         if move.captured and (landed := seg.placed_at.get(move.destination)) is not None:
             ply.capture_times = (landed, {s: seg.lifted_at[s] for s in move.captured if s in seg.lifted_at})
+        elif move.captured:
+            ply.removed_at = {s: seg.lifted_at[s] for s in move.captured if s in seg.lifted_at}
         self._plies.append(ply)
         self.moves.append(entry)
         self._entry_plies.append(ply)

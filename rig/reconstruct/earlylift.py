@@ -33,7 +33,8 @@ from __future__ import annotations
 from rig.board import Board
 from rig.reconstruct.chainread import ChainReading, reread_chain, turn_shown
 from rig.reconstruct.matcher import Explanation, explain
-from rig.reconstruct.state import PendingSplit, Segment, snap
+from rig.reconstruct import detectors
+from rig.reconstruct.state import PendingSplit, Ply, Segment, snap
 
 __all__ = ["EarlyLift"]
 
@@ -117,7 +118,30 @@ class EarlyLift:
                     name = self.variant.square_name(square)
                     self._withdraw_fault(index, f"{name} read closed under the piece of {ply.text or move}: it "
                                                 "came down after the fault was read (a piece still in the hand)")
+                    self._removed_before_landing(ply, t)
                 return
+
+    def _removed_before_landing(self, ply: Ply, t: float) -> None:
+        """``ply``, a capture read with its landing unseen (its square masked ``dead``), landed at ``t``: the
+        fault was withdrawn, so by the engine's own reading its piece came down then, and a captured piece read off
+        before it was taken off early (FPD 000 3.8; CODEX 004 art. 42.J), judged as a landing seen at ``t`` is
+        (an irregularity ``removal_margin_s`` or more before it, closer an observation). Was lost with the fault:
+        no irregularity and no observation. Not where the opponent's turn shows a landing before ``t``: a piece
+        held in the hand while he completed a move is no late landing (his capture over that square needs the
+        piece there: 34x12 over 29, 29 closing after 12, a dead switch working again, dead-recovering-2)."""
+        move, removed = ply.move, ply.removed_at
+        if move is None or not removed or any(not c.up and c.t <= t for c in self._seg.changes):
+            return
+        early = sorted(s for s, off in removed.items() if off < t)
+        entry = next((e for e, p in zip(self.moves, self._entry_plies) if p is ply), None)
+        if not early or entry is None:
+            return
+        ctx = detectors.Context(self.judge.book, t, entry.side == "white", entry.number)
+        seg = Segment(ply.start, frozenset(), lifted_at=dict(removed))
+        findings = detectors.early_removal_findings(ctx, seg, early, move, t, self.settings.removal_margin_s,
+                                                    self.variant.square_name)
+        ply.removed_at = None
+        ply.irregularities += self._record(findings, before=ply.board_before)
 
     def _landed_before_commit(self) -> None:
         """After a commit: a square masked as a ``dead`` switch whose switch read closed, since the fault, while

@@ -52,6 +52,7 @@ from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.irregularities import IrregularityLog
 from rig.reconstruct.lastclosing import LastClosing
 from rig.reconstruct.magnetwait import MagnetWait
+from rig.reconstruct.endlift import EndLift
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex
 from rig.reconstruct.occupancy import Debouncer
@@ -91,7 +92,7 @@ __all__ = ["Reconstructor"]
 
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
-                    FaultHandling, LastClosing, ClosedFirst, SplitReply, RemovalSplit, HeldLanding, MagnetWait,
+                    FaultHandling, LastClosing, ClosedFirst, SplitReply, RemovalSplit, HeldLanding, MagnetWait, EndLift,
                     Certainty):
     """Turns a board session into moves, irregularities, counters and a result.
 
@@ -260,6 +261,8 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
                     plan = None       # a legal move of the side not to move explains it exactly: that one
                 if plan is not None:
                     self._commit_plan(plan, self._now, "end of the session")
+                elif self._seg.changes:
+                    self._end_lift(self._now)     # a last lift, nothing set down (endlift.py)
             if self._seg.changes and not self._own_lifted(self._seg):
                 # the last board shows a move of the side not to move (a second move after his press,
                 # CODEX 42.A): the end of the input is a still board, in clock mode too

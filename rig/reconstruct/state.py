@@ -77,6 +77,8 @@ class Ply:
     text: str = ""                     # the move entry's text
     #: a capture's landing as its turn read it: when its square closed, and when each captured square read off
     capture_times: tuple[float, dict[int, float]] | None = None
+    #: a capture whose landing no switch showed: when each captured square read off (earlylift.py ``_late_landing``)
+    removed_at: dict[int, float] | None = None
 
     @property
     def fen_after(self) -> str:
