@@ -78,18 +78,25 @@ def test_the_first_look_reads_white_kings_over_the_frame_right_international_no_
 
 def test_the_first_look_on_the_frame_squares_judges_the_frame_readers_fit_international_no_clock(board):
     """On the frame look's squares the first look's claim is the frame look's reader's fit of the first view, judged
-    by the first band: forced into the band's middle, no claim there (and no later look settles it against its
-    side); past the band, a king or a man, whatever the first reader fits. Elsewhere the first reader's fit stands."""
+    by the first band: forced into the band's middle, no claim on a piece the first reader's fit claimed wrong (and no
+    later look settles it against its side); past the band, a king or a man, whatever the first reader fits. Elsewhere
+    the first reader's fit stands."""
     v, empty, config = board
     clf = config.classifier()
     at = {sq: rc for rc, sq in clf.square_at.items()}
-    k, pieces, image = next((k, p, i) for k, p, i in _pictures(empty, 16)
-                            if any(c in "wW" and clf.frame_look.asks(at[s]) for s, c in p.items()))
-    square = next(s for s, c in pieces.items() if c in "wW" and clf.frame_look.asks(at[s]))
+    for _, pieces, image in _pictures(empty, 16):
+        before, plain = _both(clf, image)
+        # a white piece there that the first look, counting the frame as "no piece", claimed wrong (no later look is
+        # asked about a claimed piece, and none claims wrong where it is asked)
+        claimed = [s for s, c in pieces.items() if c in "wW" and clf.frame_look.asks(at[s]) and s not in before.unknown
+                   and before.squares[s] != c]
+        if claimed:
+            break
+    assert claimed, "a white piece on the frame look's squares claimed wrong by the first look"
+    square = claimed[0]
     reader = clf.frame_look.reader
     lo, hi = reader.band_at(at[square], False)
     fits = reader.fits
-    _, plain = _both(clf, image)
 
     def told(z: float):
         """The reading with the frame reader's every fit set to ``z`` (its quality perfect)."""
