@@ -68,8 +68,8 @@ def test_looks_are_tried_in_turn_and_only_where_they_see_anew_portuguese(board):
     seen = []
     original = reader.read
 
-    def spy(padded, grey, pcs, static=None, black=None, again=None):
-        seen.append(original(padded, grey, pcs, static, black, [Look(blind, lambda rc: False)] + list(again)))
+    def spy(padded, grey, pcs, static=None, black=None, again=None, first=None):
+        seen.append(original(padded, grey, pcs, static, black, [Look(blind, lambda rc: False)] + list(again), first))
         return seen[-1]
 
     reader.read = spy

@@ -4,6 +4,7 @@ replays exactly the pictures the bench reads."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from functools import lru_cache
 
 from calibration.camera import calibrate_camera
@@ -67,6 +68,18 @@ def white_near_doubt(clf, image, pieces: dict[int, str]) -> tuple[list[int], obj
     doubt = [s for s in before.unknown if pieces[s] in "wW" and clf.near_look.asks(at[s])
              and not clf._glare_field.reaches(white, clf.stacks.boxes([at[s]])[0])]
     return doubt, before
+
+
+@contextmanager
+def first_look_counting_the_frame(clf):
+    """The classifier's first look counting the frame's pixels of a piece's colour as "no piece" on every square, as
+    before vision25 (the frame look's squares then fitted by the first reader, not by the frame look's)."""
+    read = clf.stacks.read
+    clf.stacks.read = lambda *a, **k: read(*a, **{**k, "first": None})
+    try:
+        yield
+    finally:
+        del clf.stacks.read
 
 
 def look_settled(both, before, pieces: dict[int, str], colours: str = "wWbB", scene: int = 0) -> list[int]:

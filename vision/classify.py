@@ -452,7 +452,6 @@ class Classifier:
         if self.stacks is None or not self.appearance.kings or not pieces:
             return {}, frozenset(squares)
         grey = self.stacks.padded(cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY), 0)
-
         lab_padded = self.stacks.padded(lab_full)
         shaded: list = []  # the second look's view, kept for the near look
 
@@ -481,12 +480,13 @@ class Classifier:
             glared = lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])  # noqa: E731
             looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
         black = {rc for rc, c in pieces if c == BLACK}
-        # the finer looks read the picture as taken (vision.fine_look, vision.soft_look); the near and frame looks
-        # the second look's view (vision.looks)
+        # the finer looks read the picture as taken (vision.fine_look, vision.soft_look), the others the second's
         looks += later_looks(self.fine_look, self.near_look, self.frame_look, self.soft_look,
                              lambda look, doubt: look.see(image, gain_full, self._classes, doubt), lambda: shaded[0],
                              black, glared)
-        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks)
+        frame = self.frame_look  # on its squares the first look leaves the frame's pixels out (vision.frame_look)
+        first = (frame.asks, frame.reader) if frame is not None and frame.covered else None
+        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks, first=first)
         stack: dict[int, float] = {}
         unknown = set()
         for rc, (z, known, king) in fits.items():

@@ -425,7 +425,8 @@ class StackReader:
         return z, quality
 
     def read(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
-             black: int | None = None, again: Callable | Sequence[Look] | None = None) -> dict:
+             black: int | None = None, again: Callable | Sequence[Look] | None = None,
+             first: "tuple[Callable[[tuple[int, int]], bool], StackReader] | None" = None) -> dict:
         """(row, col) -> (z, known, king) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
         king (+1) scale; whether it says which (the square allows it, the fit is clear of the band between the
         models, and the better model fits the piece: a glare or a shadow of the piece's colour beside it fits
@@ -436,10 +437,14 @@ class StackReader:
         glare's white off); those pieces alone (and of them, those the look's ``where`` names) are fitted again,
         judged the same way, and settled where the new fit is clear and on the side of the band's middle the
         first one was (for a look with ``own_lean``, its own reader's fit of the first view against its own band's
-        middle)."""
+        middle). ``first``, when given, (squares, reader): on those squares that reader fits the first view in this
+        one's place (:mod:`vision.frame_look`: the frame's pixels left out where a king's top reaches over them)."""
         if not pieces:
             return {}
-        z, quality = self.fits(padded, grey, pieces, static, black)
+        z, quality = self.fits(padded, grey, pieces, static, black)  # (every piece: its neighbours' reach known)
+        theirs = [i for i, (rc, _) in enumerate(pieces) if first is not None and first[0](rc)]
+        if first is not None and theirs:
+            z[theirs], quality[theirs] = first[1].fits(padded, grey, [pieces[i] for i in theirs], static, black)
         out = {rc: self._judge(rc, c == black, v, q) for (rc, c), v, q in zip(pieces, z, quality)}
         # the side of the band's middle each fit of a piece leaned to (a king True), the first and every look's
         leaned = {rc: [v >= sum(self.band_at(rc, c == black)) / 2] for (rc, c), v in zip(pieces, z)}
