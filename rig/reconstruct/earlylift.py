@@ -124,11 +124,12 @@ class EarlyLift:
     def _removed_before_landing(self, ply: Ply, t: float) -> None:
         """``ply``, a capture read with its landing unseen (its square masked ``dead``), landed at ``t``: the
         fault was withdrawn, so by the engine's own reading its piece came down then, and a captured piece read off
-        before it was taken off early (FPD 000 3.8; CODEX 004 art. 42.J), judged as a landing seen at ``t`` is
-        (an irregularity ``removal_margin_s`` or more before it, closer an observation). Was lost with the fault:
-        no irregularity and no observation. Not where the opponent's turn shows a landing before ``t``: a piece
+        before it may have been taken off early (FPD 000 3.8; CODEX 004 art. 42.J). The same frames come from a
+        switch dead under the landing piece that works again later (dead-recovering: the closing is the switch,
+        not the landing), so the removal is an observation for the arbiter, never an irregularity; before, it was
+        lost with the fault, with no word. Not where the opponent's turn shows a landing before ``t``: a piece
         held in the hand while he completed a move is no late landing (his capture over that square needs the
-        piece there: 34x12 over 29, 29 closing after 12, a dead switch working again, dead-recovering-2)."""
+        piece there: 34x12 over 29, 29 closing after 12, a dead switch working again)."""
         move, removed = ply.move, ply.removed_at
         if move is None or not removed or any(not c.up and c.t <= t for c in self._seg.changes):
             return
@@ -137,9 +138,12 @@ class EarlyLift:
         if not early or entry is None:
             return
         ctx = detectors.Context(self.judge.book, t, entry.side == "white", entry.number)
-        seg = Segment(ply.start, frozenset(), lifted_at=dict(removed))
-        findings = detectors.early_removal_findings(ctx, seg, early, move, t, self.settings.removal_margin_s,
-                                                    self.variant.square_name)
+        dest = self.variant.square_name(move.destination)
+        gap = t - min(removed[s] for s in early)
+        findings = detectors.early_removal_unseen(
+            ctx, early, move, self.variant.square_name,
+            f"{dest}'s switch was read dead under the landing and closed {gap:.2f} s after the removal: a late "
+            "landing and a dead switch working again read the same")
         ply.removed_at = None
         ply.irregularities += self._record(findings, before=ply.board_before)
 
