@@ -71,9 +71,8 @@ class Segmenter:
 
     def _settle_undo_wait(self, t: float, now: bool = False) -> None:
         """The board put back as it was before the last move (FPD 000 art. 4.8; CODEX 004 art. 42.D) is a
-        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press, the end, or a change
-        once its closing stayed closed ``touch_s``, a hand's landing, settles it); a change sooner drops it (a
-        neighbour phantom on the square the move left, the move going on)."""
+        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press, the end, or a change once
+        its closing stayed closed ``touch_s``, a hand's); a change sooner drops it (a phantom, the move going on)."""
         wait = self._undo_wait
         if wait is None:
             return
@@ -175,6 +174,8 @@ class Segmenter:
             self._recheck_correction(c)
         if self._magnet_lift is not None:
             self._magnet_passed(c)          # a dead landing set aside for a slow magnet (magnetwait.py)
+        if self._young_lift is not None:
+            self._young_closing_passed(c)   # a stuck origin set aside for a young closing (youngclosing.py)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
@@ -219,9 +220,10 @@ class Segmenter:
                     if seg.placed_at:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
-                        plan = self._fault_plan(occ_before, square)
-                        if plan is None:
-                            self._await_magnet(seg, occ_before, square, t)     # magnetwait.py
+                        plan = self._fault_plan(occ_before, square, young_wait=True)
+                        if plan is None:                # (magnetwait.py, youngclosing.py)
+                            self._await_magnet(seg, occ_before, square, t)
+                            self._await_young_closing(seg, occ_before, square, t)
                 elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
                     plan = None                 # another landing path captures the lifted piece: a removal
                 elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
