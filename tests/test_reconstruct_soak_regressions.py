@@ -384,39 +384,6 @@ def test_slow_landing_after_a_capture_left_standing_is_not_a_stuck_switch_portug
     assert read(s).sensor_faults == []
 
 
-def test_take_back_kept_past_touch_s_then_replayed_stands_brazilian_with_clock():
-    """Brazilian, ``touch_s`` 0.25, clock: white's d2-c3 pressed; in black's turn white lifts c3, puts it back on
-    d2 (the board as before his move), keeps it so 0.29 s from the closing's bounce, and plays d2-c3 again. The
-    put-back's closing stayed closed ``touch_s`` and more: a hand's landing, no neighbour phantom, so the take-back
-    stands though the board moved on before ``touch_s + bounce_s`` (before: dropped as a phantom and read as black
-    touching c3, opponent-piece-touched)."""
-    settings = Settings(touch_s=0.25)
-    moves = random_game("brazilian", 101, "soak:11004386")
-    s = simulate_game("brazilian", moves[:14], seed=11004386, clock=True, inject=["move-taken-back@10:corrected"],
-                      model=HumanModel.for_settings(settings))
-    assert s.expected_report_moves[10:12] == ["d2-c3", "d2-c3"]
-    assert_reads(s, settings)
-
-
-@pytest.mark.parametrize("variant", ["portuguese", "brazilian", "international"])
-@pytest.mark.parametrize("hold, taken_back", [(0.2, False), (0.28, True), (0.6, True)])
-def test_put_back_read_a_take_back_only_when_kept_touch_s_with_clock(variant, hold, taken_back):
-    """The same switches played by a player: after his press, in the opponent's turn, he lifts his piece, puts
-    it back where it came from and lifts it again ``hold`` s later to replay the move. Kept ``touch_s`` (0.25)
-    or more it is a take-back (corrected by the replay); kept less, no hand's landing: no take-back."""
-    settings = Settings(touch_s=0.25)
-    b = play_line(SessionBuilder(variant), line_to_quiet(variant), True)
-    first = b.board.legal_moves[0]
-    b.play(first).press("white")
-    b.lift(first.destination, 1.0).place(first.origin).lift(first.origin, hold).place(first.destination)
-    b.wait(2.0).frame()
-    e = run(b, settings)
-    took_back = [i for i in e.irregularities if i.type == "move-taken-back"]
-    assert bool(took_back) is taken_back
-    if taken_back:
-        assert took_back[-1].side == "white" and took_back[-1].status == "corrected"
-
-
 def _phantom_pass_case():
     """Portuguese, hard hands, clock (soak H14-1, cut): white presses without a move, then black's 18-14; a
     neighbour phantom closes 13 3 ms before 18's lift and opens 85 ms later."""

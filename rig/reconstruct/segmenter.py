@@ -71,8 +71,8 @@ class Segmenter:
 
     def _settle_undo_wait(self, t: float, now: bool = False) -> None:
         """The board put back as it was before the last move (FPD 000 art. 4.8; CODEX 004 art. 42.D) is a
-        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press, the end, or a change once
-        its closing stayed closed ``touch_s``, a hand's); a change sooner drops it (a phantom, the move going on)."""
+        take-back once nothing changed for :meth:`_undo_wait_s` after (or ``now``: a press or the end settles
+        it); a change sooner drops it (a neighbour phantom on the square the move left, the move going on)."""
         wait = self._undo_wait
         if wait is None:
             return
@@ -149,8 +149,8 @@ class Segmenter:
             self._settle_land_wait(t, c)
         wait = self._undo_wait
         if wait is not None:
-            if t >= wait[0] + self.settings.touch_s:
-                self._settle_undo_wait(t, now=True)     # its closing stayed closed touch_s: a hand's, no phantom
+            if t >= wait[0] + self._undo_wait_s():
+                self._settle_undo_wait(t, now=True)
             else:
                 self._undo_wait = None    # the board moved on at once: not put back
         if up:
