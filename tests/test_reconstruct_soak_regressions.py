@@ -3,9 +3,12 @@ soak, rebuilt with the same game, seed, model, clock mode and injections, and re
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rig.reconstruct import Reconstructor, Settings
+from rig.session import Frame
 from rig.simulate import HumanModel, InjectionError, random_game, simulate_game
 from simulate_helpers import midgame_case, real_games
 from tests.reconstruct_helpers import line_to_quiet
@@ -379,3 +382,43 @@ def test_slow_landing_after_a_capture_left_standing_is_not_a_stuck_switch_portug
     assert any(q.kind == "slow-magnet" and q.ply == 56 and q.squares == (19,) for q in s.behaviours)
     assert_reads(s)
     assert read(s).sensor_faults == []
+
+
+def _phantom_pass_case():
+    """Portuguese, hard hands, clock (soak H14-1, cut): white presses without a move, then black's 18-14; a
+    neighbour phantom closes 13 3 ms before 18's lift and opens 85 ms later."""
+    moves = random_game("portuguese", 15, "soak:14003090")
+    s = simulate_game("portuguese", moves[:14], seed=14003090, clock=True,
+                      inject=["clock-without-move@1", "clock-without-move@12"], model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 13)
+    return s, phantom
+
+
+def test_phantom_before_the_reply_after_a_pass_names_no_stuck_origin_portuguese_with_clock():
+    """The phantom's closing, confirmed before black's lift, read as a piece come to 13 with nothing lifted: white's
+    9-13 from a switch stuck under 9 (a second move of the side that passed, then capture-not-taken and
+    wrong-piece-removed for black). A stuck-origin reading whose closing is younger than ``touch_s`` at the lift
+    waits for the next change: 13 opening within ``touch_s`` was a phantom, and 18-14 is read alone."""
+    s, phantom = _phantom_pass_case()
+    assert s.expected_moves[-1] == "18-14" and phantom.squares == (13,)
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+def test_closing_before_the_reply_that_stays_is_read_from_a_stuck_origin_portuguese_with_clock():
+    """The same frames with the phantom's square staying closed (a piece set down there, its origin's switch
+    stuck): the next change finds it still closed, and the turn is read as at the lift, as before the wait was
+    added: a move to that square from the origin named stuck closed, then black's reply."""
+    s, phantom = _phantom_pass_case()
+    square = phantom.squares[0]
+    events = [replace(ev, occupied=ev.occupied | {square}) if isinstance(ev, Frame) and ev.t >= phantom.t else ev
+              for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    stuck = [f for f in engine.sensor_faults if f.kind == "stuck-closed"]
+    assert len(stuck) == 1
+    read_to = [m for m in engine.moves if m.move.destination == square and m.move.origin == stuck[0].square]
+    assert len(read_to) == 1 and read_to[0].side == "white"
+    assert [m.move_text for m in engine.moves][-1] == "18-14"

@@ -52,6 +52,7 @@ from rig.reconstruct.fenwriter import FenWriter
 from rig.reconstruct.irregularities import IrregularityLog
 from rig.reconstruct.lastclosing import LastClosing
 from rig.reconstruct.magnetwait import MagnetWait
+from rig.reconstruct.youngclosing import YoungClosingWait
 from rig.reconstruct.endlift import EndLift
 from rig.reconstruct.law import Judge
 from rig.reconstruct.matcher import Explanation, PositionIndex
@@ -93,7 +94,7 @@ __all__ = ["Reconstructor"]
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
                     FaultHandling, LastClosing, ClosedFirst, SplitReply, RemovalSplit, HeldLanding, MagnetWait, EndLift,
-                    Certainty):
+                    Certainty, YoungClosingWait):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026
@@ -114,6 +115,7 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
         "_times", "_time_offset", "_running", "_await_time", "_undo", "_taken_back", "_split", "_held", "_pieces",
         "_number", "_indexes", "_fen", "_fen_of", "_indexed", "_occ", "_setup_flagged", "_lost", "_lost_target",
         "_recheck", "_batch_more", "_removal_plan", "_undo_wait", "_land_wait", "_held_off", "_hand_t", "_magnet_lift",
+        "_young_lift", "_young_square",
         # failing switches (faults, ghostread, chainread)
         "_mask", "_setup_obs", "_first_t", "_ambiguous_seg", "_waited", "_ending", "_closed_once", "_held_squares",
         "_ghost_watch", "_wiring", "_no_diode", "_diode_suspects", "_scanner_holds", "_ghost_until", "_ghost_masked",
@@ -179,6 +181,8 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
         self._undo_wait = None               # a board put back as before the last move, maybe a take-back
         self._land_wait = None               # a standing captured piece's owner maybe landing it
         self._magnet_lift = None             # an opponent's lift a dead landing was set aside for (magnetwait.py)
+        self._young_lift = None              # an opponent's lift a stuck origin was set aside for (youngclosing.py)
+        self._young_square: tuple[int, float] | None = None   # that reading's closing, found by _fault_plan
         self._held_off = None                # the opponent's first lifted piece left off on a still board
         self._hand_t = float("-inf")         # the last camera frame with a hand over the board
         self._init_faults()

@@ -318,7 +318,7 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             i -= 1
         deferred.insert(i, waiting)
 
-    def _fault_plan(self, occ: frozenset[int], lifted: int | None) -> Explanation | None:
+    def _fault_plan(self, occ: frozenset[int], lifted: int | None, young_wait: bool = False) -> Explanation | None:
         """The mover's move is over and no move explains the board: a legal move that explains every square
         but one unchanged square finds a faulty switch there (masked from now on); its explanation. None where
         a square read dead has its closing confirmed by the debouncer, not yet read (a change of the same batch),
@@ -363,6 +363,8 @@ class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns,
             return None
         if lifted is not None and (lifted in expl.standing or lifted in expl.move.captured):
             return None
+        if young_wait and kind == "stuck-closed" and self._closing_young(expl.move.destination):
+            return None                   # a closing younger than touch_s: the next change tells (youngclosing.py)
         name = self.variant.square_name
         t = seg.last_change if seg.last_change is not None else seg.t0
         if any(f.kind == "ghost" and not f.withdrawn for f in self.sensor_faults):

@@ -174,6 +174,8 @@ class Segmenter:
             self._recheck_correction(c)
         if self._magnet_lift is not None:
             self._magnet_passed(c)          # a dead landing set aside for a slow magnet (magnetwait.py)
+        if self._young_lift is not None:
+            self._young_closing_passed(c)   # a stuck origin set aside for a young closing (youngclosing.py)
         occ = self._occ
         seg = self._seg
         mover = self.board.turn
@@ -218,9 +220,10 @@ class Segmenter:
                     if seg.placed_at:
                         phantom = self._phantom_free_split(seg, c, occ_before)
                     if phantom is None:
-                        plan = self._fault_plan(occ_before, square)
-                        if plan is None:
-                            self._await_magnet(seg, occ_before, square, t)     # magnetwait.py
+                        plan = self._fault_plan(occ_before, square, young_wait=True)
+                        if plan is None:                # (magnetwait.py, youngclosing.py)
+                            self._await_magnet(seg, occ_before, square, t)
+                            self._await_young_closing(seg, occ_before, square, t)
                 elif isinstance(plan, Explanation) and plan.standing and self._removal_on_other_path(plan, c, occ):
                     plan = None                 # another landing path captures the lifted piece: a removal
                 elif seg.placed_at and isinstance(plan, Explanation) and not (plan.legal and plan.exact):
