@@ -163,7 +163,7 @@ class ClockPresses:
             self._record((detectors.clock_without_move(self._context(t, white)),))
             return
         else:
-            if not after and self._standing_magnet_wait(ev):
+            if not after and self._open_readings and self._standing_magnet_wait(ev):
                 return
             plan = self._plan(self._occ, faults=False)
             occ_after = None

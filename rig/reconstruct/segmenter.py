@@ -350,7 +350,8 @@ class Segmenter:
                 if self._held_squares and self._held_landing_late(split, c):
                     return                # the mover's landing after the lift, not a held square (heldlanding.py)
                 if not (isinstance(split.plan, Explanation) and split.square in split.plan.standing):
-                    if not self._held_press_phantom(split, square, t) and not self._cleared_under_lift(split, square):
+                    if not (self._held is not None and self._held_press_phantom(split, square, t)) \
+                            and not self._cleared_under_lift(split, square):
                         self._resolve_split()           # (earlylift.py; a phantom's wait: certainty.py)
                     return
                 # a captured piece still standing lifted, and a square it can go to closes: its owner's move
