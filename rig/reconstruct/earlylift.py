@@ -348,3 +348,58 @@ class EarlyLift:
         move = found.current.move
         after = (found.occ0 - {move.origin}).difference(move.captured) | {move.destination}
         return found.current, (occ - masked) | (after & (masked - {dead}))
+
+    def _landed_before_press(self, at: float) -> bool:
+        """With a clock, the mover presses once his piece is down (FMJD 002 art. 3.11; the press completes the
+        move). The last ply, his, was read with a ``dead`` switch on one of two squares its piece could reach,
+        committed when the opponent's turn began with a lift (a switch dying under the opponent's piece reads
+        the same); the turn's first closing, only lifts before it and before the mover's press at ``at``, is the
+        other square: his piece came down there, and his press came after it. The ply is re-read onto that
+        square and the fault withdrawn, as :meth:`_landed_late` does without a clock; what is left of the turn
+        is lifts only, read by what follows (a lone lift is no move: ``turn_shown`` cannot accept it). True when
+        re-read."""
+        plies = self._plies
+        if not plies or self._held is not None or self._split is not None:
+            return False
+        last = len(plies) - 1
+        reading = next((r for r in self._live_readings() if r.ply == last and r.fault == "dead"), None)
+        seg = self._seg
+        down = next((i for i, c in enumerate(seg.changes) if not c.up), None)
+        if reading is None or not down or seg.changes[down].t >= at:
+            return False
+        square = seg.changes[down].square
+        played = plies[last].move
+        if played is None or square in seg.occ0 or square in self._mask.squares:
+            return False
+        alts = [m for m in reading.moves if m.destination == square and m.key != played.key and not m.captured]
+        index = next((i for i, f in enumerate(self.sensor_faults) if f.square == played.destination
+                      and f.kind == "dead" and f.current), None)
+        rest = seg.changes[:down] + seg.changes[down + 1:]
+        if len(alts) != 1 or index is None or any(not c.up for c in rest):
+            return False
+        lifts = {c.square for c in rest}
+        alone = reading._replace(moves=tuple(alts), fault=None, beside=())
+
+        def accept(board: Board, cur: frozenset[int]) -> bool | None:
+            # the lifts left: the opponent's pieces, on squares the re-read leaves occupied
+            side = board.turn
+            return True if lifts <= cur and all(board.piece_at(s) is not None and board.piece_at(s).white == side
+                                                for s in lifts) else None
+
+        found: ChainReading | None = reread_chain([alone], [played], lambda k: plies[k].board_before, self._index,
+                                                  accept)
+        if found is None:
+            return False
+        head = Segment(seg.t0, (reading.occ0 - {played.origin}) | {square}, pieces=seg.pieces)
+        for c in rest:
+            self._record_change(head, c)
+        self._open_readings = [alone] + [r for r in self._open_readings if r.standing]
+        self._seg = head
+        self._rewrite_chain(at, found, f"the piece came down on {self.variant.square_name(square)} before its "
+                                       "mover's press (the opponent's lift came first)")
+        dead = played.destination
+        self._mask.remove(dead)
+        name = self.variant.square_name
+        self._withdraw_fault(index, f"the piece of {found.steps[0][0].text(name=name)} came down on {name(square)} "
+                                    f"before its mover's press: {name(dead)} was never its square")
+        return True

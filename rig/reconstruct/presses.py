@@ -128,6 +128,9 @@ class ClockPresses:
         if white != self.board.turn or after and at < seg.t0:
             # the press ends a move of his that was read before it came (his opponent began)
             last = self._last_standing(ev.side, at if after else None)
+            if last is not None and last == self._last_standing() and not self._entry_plies[last].pressed \
+                    and self._landed_before_press(at):      # earlylift.py: his piece came down on the other square
+                last = self._last_standing(ev.side, at if after else None)
             if last is not None and (after or last == self._last_standing()) and not self._entry_plies[last].pressed \
                     and (after or not self._shows_move_of(white)):
                 entry = self.moves[last]
