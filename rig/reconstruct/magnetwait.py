@@ -79,14 +79,21 @@ class MagnetWait:
                 or self._held is not None or c.square in wait.squares \
                 or c.t - wait.last < self.settings.magnet_s or wait.squares & (self._deb.raw or frozenset()):
             return                        # (a square it names reading closed in the same frame: a slow landing)
+        self._split_at(seg, wait.index, wait.t, wait.occ, wait.square, c.t)
+
+    def _split_at(self, seg: Segment, index: int, t: float, occ: frozenset[int], square: int, at: float) -> None:
+        """Read the turn as it stood at change ``index`` of ``seg`` (the opponent's lift of ``square`` at ``t``,
+        the board ``occ``), with the clock at ``at`` at least: a faulty switch's plan found there becomes the
+        pending split (as at the lift itself, ``_fault_plan``). Shared by the waits that put that reading off
+        (this one, youngclosing.py)."""
         head = Segment(seg.t0, seg.occ0, pieces=seg.pieces)
-        for x in seg.changes[:wait.index]:
+        for x in seg.changes[:index]:
             self._record_change(head, x)
         now = self._now
-        self._seg, self._now = head, max(now, c.t)
+        self._seg, self._now = head, max(now, at)
         try:
-            plan = self._fault_plan(wait.occ, wait.square)
+            plan = self._fault_plan(occ, square)
         finally:
             self._seg, self._now = seg, now
         if plan is not None:
-            self._split = PendingSplit(wait.index, wait.t, plan, wait.occ, wait.square)
+            self._split = PendingSplit(index, t, plan, occ, square)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import PendingSplit, Segment
+from rig.reconstruct.state import Segment
 
 __all__ = ["YoungClosingWait", "YoungClosing"]
 
@@ -71,14 +71,5 @@ class YoungClosingWait:
             return
         if c.square == wait.closing and c.up and c.t - wait.at < self.settings.touch_s:
             return                        # opened again within touch_s: a neighbour phantom, no landing
-        head = Segment(seg.t0, seg.occ0, pieces=seg.pieces)
-        for x in seg.changes[:wait.index]:
-            self._record_change(head, x)
-        now = self._now
-        self._seg, self._now = head, max(now, wait.at + self.settings.touch_s)
-        try:
-            plan = self._fault_plan(wait.occ, wait.square)
-        finally:
-            self._seg, self._now = seg, now
-        if plan is not None:
-            self._split = PendingSplit(wait.index, wait.t, plan, wait.occ, wait.square)
+        self._split_at(seg, wait.index, wait.t, wait.occ, wait.square,      # magnetwait.py
+                       wait.at + self.settings.touch_s)
