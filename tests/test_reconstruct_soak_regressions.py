@@ -422,3 +422,40 @@ def test_closing_before_the_reply_that_stays_is_read_from_a_stuck_origin_portugu
     read_to = [m for m in engine.moves if m.move.destination == square and m.move.origin == stuck[0].square]
     assert len(read_to) == 1 and read_to[0].side == "white"
     assert [m.move_text for m in engine.moves][-1] == "18-14"
+
+
+def _phantom_move_after_pass_case():
+    """Brazilian, hard hands, clock (soak 15000724, cut): black presses without a move, then white's b2-a3; a
+    neighbour phantom closes c3 58 ms before white's press and opens 8 ms after it, and a3 closes under a slow
+    magnet 127 ms after the press."""
+    moves = random_game("brazilian", 35, "soak:15000724")
+    s = simulate_game("brazilian", moves[:25], seed=15000724, clock=True,
+                      inject=["clock-without-move@23", "touched-piece-not-moved@14"], model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 24)
+    return s, phantom
+
+
+def test_move_after_a_pass_shown_by_a_phantom_waits_for_its_slow_landing_brazilian_with_clock():
+    """At white's press the board (-b2 +c3, the phantom) shows a legal move of the side not to move, b2-c3, so the
+    press read it at once (then a3 closing and c3 opening made black's turn position-lost). A press of the side not
+    to move less than ``touch_s`` after a closing waits ``magnet_s`` as the mover's press does, even when the board
+    shows a move of his: c3 opens, a3 closes, b2-a3 is read."""
+    s, phantom = _phantom_move_after_pass_case()
+    assert s.expected_moves[-1] == "b2-a3" and phantom.squares == (22,)
+    assert_reads(s)
+
+
+def test_move_after_a_pass_pressed_at_once_on_its_landing_stands_brazilian_with_clock():
+    """The same frames played by a player: white's piece set down on c3 (the phantom's closing, kept) and a3 never
+    closing, the press 58 ms later. The wait changes nothing: b2-c3 is read and black's clock-without-move stands,
+    as when the press was read at once."""
+    s, phantom = _phantom_move_after_pass_case()
+    events = [replace(ev, occupied=(ev.occupied | {22}) - {21}) if isinstance(ev, Frame) and ev.t >= phantom.t
+              else ev for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves] == s.expected_moves[:-1] + ["b2-c3"]
+    got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
+    assert got == [{k: d[k] for k in ("type", "number", "side", "status")} for d in s.expected_irregularities]
