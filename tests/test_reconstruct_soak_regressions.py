@@ -459,3 +459,47 @@ def test_move_after_a_pass_pressed_at_once_on_its_landing_stands_brazilian_with_
     assert [m.move_text for m in engine.moves] == s.expected_moves[:-1] + ["b2-c3"]
     got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
     assert got == [{k: d[k] for k in ("type", "number", "side", "status")} for d in s.expected_irregularities]
+
+
+def _early_removal_on_a_quick_removal_case(**changes):
+    """Real game 0 (portuguese), hard hands, no clock (soak 5000627, cut): black's 14x5 takes 10, then white's 1x10
+    lands on 10 with 5 taken off before its landing (the injected capture-removed-early)."""
+    game = real_games("portuguese")[0]
+    return simulate_game("portuguese", game.moves[:21], fen=game.fen, seed=5000627, clock=False,
+                         inject=["capture-removed-early@20"], model=HumanModel.hard(**changes), tags=game.tags)
+
+
+def test_early_removal_on_the_square_the_last_capture_cleared_at_once_is_an_observation_portuguese_no_clock():
+    """5 closes under a slow magnet 0.16 s after black's piece is down, and 10 reads off 125 ms later (under
+    ``touch_s``): by the engine's measure no deliberate removal, and a switch dying under 10 then, working again
+    under white's landing, gives the same frames, so white's early removal of 5 is unproven (replyfirst.py). The
+    simulator's oracle now expects the observation the engine keeps, not a certain irregularity (before: a miss)."""
+    s = _early_removal_on_a_quick_removal_case()
+    assert s.expected_moves[19:] == ["14x5", "1x10"]
+    assert any(q.kind == "slow-magnet" and q.ply == 19 and q.squares == (5,) for q in s.behaviours)
+    assert s.expected_observations == [{"type": "capture-removed-early", "number": 11, "side": "white"}]
+    assert_reads(s)
+    assert ("capture-removed-early", 11, "white") in [(o.type, o.number, o.side) for o in read(s).observations]
+
+
+def test_early_removal_on_the_square_the_last_capture_cleared_deliberately_stands_portuguese_no_clock():
+    """The same turns with black's removal of 10 read ``touch_s`` or more after 5 closed: frames as the simulator
+    makes them without slow magnets (the oracle then expects the irregularity), and the soak's own frames with that
+    removal put 60 ms later (185 ms after the closing). capture-removed-early is raised, open, in both."""
+    s = _early_removal_on_a_quick_removal_case(slow_magnet_p=0.0)
+    assert s.expected_moves[19:] == ["14x5", "1x10"] and s.expected_observations == []
+    assert [(i["type"], i["number"]) for i in s.expected_irregularities] == [("capture-removed-early", 11)]
+    assert_reads(s)
+    s = _early_removal_on_a_quick_removal_case()
+    frames = [ev for ev in s.events if isinstance(ev, Frame)]
+    removal = [f.t for a, f in zip(frames, frames[1:]) if 48.7 < f.t < 48.9 and 10 in a.occupied ^ f.occupied]
+    assert removal and all(48.77 < t < 48.80 for t in removal)
+    events = [replace(ev, t=round(ev.t + 0.06, 4)) if isinstance(ev, Frame) and ev.t in removal else ev
+              for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves] == s.expected_moves
+    assert [(i.type, i.number, i.side, i.status) for i in engine.irregularities] == [
+        ("capture-removed-early", 11, "white", "open")]
