@@ -503,3 +503,42 @@ def test_early_removal_on_the_square_the_last_capture_cleared_deliberately_stand
     assert [m.move_text for m in engine.moves] == s.expected_moves
     assert [(i.type, i.number, i.side, i.status) for i in engine.irregularities] == [
         ("capture-removed-early", 11, "white", "open")]
+
+
+def _standing_piece_lifted_at_a_held_press_case():
+    """Portuguese, hard hands, clock (soak 14004670, cut): black's 17x10 leaves white's 13 standing
+    (capture-not-removed); 18 plies later black's 11x2 (taking 6) takes off 13 as well (wrong-piece-removed), presses
+    with it off, and puts it back 0.7 s later (corrected); then white's 8-12."""
+    moves = random_game("portuguese", 70, "soak:14004670")
+    return simulate_game("portuguese", moves[:29], seed=14004670, clock=True,
+                         inject=["capture-not-removed@9", "wrong-piece-removed@27:corrected"], model=HumanModel.hard())
+
+
+def test_standing_piece_put_back_after_a_held_press_is_no_switch_freeing_portuguese_with_clock():
+    """At the held press's commit (13 closing again: the piece put back), the board at the press (13 off) showed no
+    legal move, and recovery.py read 13 as a switch stuck since the capture and freeing now: the capture-not-removed
+    dismissed, the 18 moves since read again, then 13's closing read into white's 8-12 (an illegal move). A square
+    that closed again by the commit did not stay open: no re-read, and the press stands with the wrong removal
+    corrected."""
+    s = _standing_piece_lifted_at_a_held_press_case()
+    assert s.expected_moves[27:] == ["11x2", "8-12"]
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+def test_standing_square_that_stays_open_after_a_held_press_is_a_switch_freeing_portuguese_with_clock():
+    """The same frames with 13 never closing again (a switch stuck under a removed piece, freeing during black's
+    11x2): read as before, the switch named stuck-closed and recovered, the capture-not-removed dismissed with an
+    observation (a piece left standing and a stuck switch freed read the same)."""
+    s = _standing_piece_lifted_at_a_held_press_case()
+    back = next(ev.t for ev in s.events if isinstance(ev, Frame) and 140.5 < ev.t < 141 and 13 in ev.occupied)
+    events = [replace(ev, occupied=ev.occupied - {13}) if isinstance(ev, Frame) and ev.t >= back else ev
+              for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves if not m.withdrawn] == s.expected_moves
+    assert [(i.type, i.number, i.status) for i in engine.irregularities] == [("capture-not-removed", 5, "dismissed")]
+    assert ("capture-not-removed", 5) in [(o.type, o.number) for o in engine.observations]
+    assert [(f.square, f.kind) for f in engine.sensor_faults] == [(13, "stuck-closed")]
