@@ -159,6 +159,10 @@ def check(case: dict, session, found: dict | None = None) -> list[str]:
         found.update(got=got, want=want, observations=[(o.type, o.number, o.side) for o in engine.observations])
     if got != want:
         problems.append(f"irregularities: engine {_irr(got)} vs expected {_irr(want)}")
+    observed = {(o.type, o.number, o.side) for o in engine.observations}
+    unseen = [o for o in session.expected_observations if (o["type"], o["number"], o["side"]) not in observed]
+    if unseen:
+        problems.append("observations: none for " + ", ".join(f"{o['type']} {o['number']} {o['side']}" for o in unseen))
     parsed = read_games(engine.pdn(), session.header.variant)
     if not parsed.ok or len(parsed.games) != 1:
         problems.append(f"pdn: does not read back: {parsed.errors[:1]}")

@@ -422,3 +422,123 @@ def test_closing_before_the_reply_that_stays_is_read_from_a_stuck_origin_portugu
     read_to = [m for m in engine.moves if m.move.destination == square and m.move.origin == stuck[0].square]
     assert len(read_to) == 1 and read_to[0].side == "white"
     assert [m.move_text for m in engine.moves][-1] == "18-14"
+
+
+def _phantom_move_after_pass_case():
+    """Brazilian, hard hands, clock (soak 15000724, cut): black presses without a move, then white's b2-a3; a
+    neighbour phantom closes c3 58 ms before white's press and opens 8 ms after it, and a3 closes under a slow
+    magnet 127 ms after the press."""
+    moves = random_game("brazilian", 35, "soak:15000724")
+    s = simulate_game("brazilian", moves[:25], seed=15000724, clock=True,
+                      inject=["clock-without-move@23", "touched-piece-not-moved@14"], model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 24)
+    return s, phantom
+
+
+def test_move_after_a_pass_shown_by_a_phantom_waits_for_its_slow_landing_brazilian_with_clock():
+    """At white's press the board (-b2 +c3, the phantom) shows a legal move of the side not to move, b2-c3, so the
+    press read it at once (then a3 closing and c3 opening made black's turn position-lost). A press of the side not
+    to move less than ``touch_s`` after a closing waits ``magnet_s`` as the mover's press does, even when the board
+    shows a move of his: c3 opens, a3 closes, b2-a3 is read."""
+    s, phantom = _phantom_move_after_pass_case()
+    assert s.expected_moves[-1] == "b2-a3" and phantom.squares == (22,)
+    assert_reads(s)
+
+
+def test_move_after_a_pass_pressed_at_once_on_its_landing_stands_brazilian_with_clock():
+    """The same frames played by a player: white's piece set down on c3 (the phantom's closing, kept) and a3 never
+    closing, the press 58 ms later. The wait changes nothing: b2-c3 is read and black's clock-without-move stands,
+    as when the press was read at once."""
+    s, phantom = _phantom_move_after_pass_case()
+    events = [replace(ev, occupied=(ev.occupied | {22}) - {21}) if isinstance(ev, Frame) and ev.t >= phantom.t
+              else ev for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves] == s.expected_moves[:-1] + ["b2-c3"]
+    got = [{"type": i.type, "number": i.number, "side": i.side, "status": i.status} for i in engine.irregularities]
+    assert got == [{k: d[k] for k in ("type", "number", "side", "status")} for d in s.expected_irregularities]
+
+
+def _early_removal_on_a_quick_removal_case(**changes):
+    """Real game 0 (portuguese), hard hands, no clock (soak 5000627, cut): black's 14x5 takes 10, then white's 1x10
+    lands on 10 with 5 taken off before its landing (the injected capture-removed-early)."""
+    game = real_games("portuguese")[0]
+    return simulate_game("portuguese", game.moves[:21], fen=game.fen, seed=5000627, clock=False,
+                         inject=["capture-removed-early@20"], model=HumanModel.hard(**changes), tags=game.tags)
+
+
+def test_early_removal_on_the_square_the_last_capture_cleared_at_once_is_an_observation_portuguese_no_clock():
+    """5 closes under a slow magnet 0.16 s after black's piece is down, and 10 reads off 125 ms later (under
+    ``touch_s``): by the engine's measure no deliberate removal, and a switch dying under 10 then, working again
+    under white's landing, gives the same frames, so white's early removal of 5 is unproven (replyfirst.py). The
+    simulator's oracle now expects the observation the engine keeps, not a certain irregularity (before: a miss)."""
+    s = _early_removal_on_a_quick_removal_case()
+    assert s.expected_moves[19:] == ["14x5", "1x10"]
+    assert any(q.kind == "slow-magnet" and q.ply == 19 and q.squares == (5,) for q in s.behaviours)
+    assert s.expected_observations == [{"type": "capture-removed-early", "number": 11, "side": "white"}]
+    assert_reads(s)
+    assert ("capture-removed-early", 11, "white") in [(o.type, o.number, o.side) for o in read(s).observations]
+
+
+def test_early_removal_on_the_square_the_last_capture_cleared_deliberately_stands_portuguese_no_clock():
+    """The same turns with black's removal of 10 read ``touch_s`` or more after 5 closed: frames as the simulator
+    makes them without slow magnets (the oracle then expects the irregularity), and the soak's own frames with that
+    removal put 60 ms later (185 ms after the closing). capture-removed-early is raised, open, in both."""
+    s = _early_removal_on_a_quick_removal_case(slow_magnet_p=0.0)
+    assert s.expected_moves[19:] == ["14x5", "1x10"] and s.expected_observations == []
+    assert [(i["type"], i["number"]) for i in s.expected_irregularities] == [("capture-removed-early", 11)]
+    assert_reads(s)
+    s = _early_removal_on_a_quick_removal_case()
+    frames = [ev for ev in s.events if isinstance(ev, Frame)]
+    removal = [f.t for a, f in zip(frames, frames[1:]) if 48.7 < f.t < 48.9 and 10 in a.occupied ^ f.occupied]
+    assert removal and all(48.77 < t < 48.80 for t in removal)
+    events = [replace(ev, t=round(ev.t + 0.06, 4)) if isinstance(ev, Frame) and ev.t in removal else ev
+              for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves] == s.expected_moves
+    assert [(i.type, i.number, i.side, i.status) for i in engine.irregularities] == [
+        ("capture-removed-early", 11, "white", "open")]
+
+
+def _standing_piece_lifted_at_a_held_press_case():
+    """Portuguese, hard hands, clock (soak 14004670, cut): black's 17x10 leaves white's 13 standing
+    (capture-not-removed); 18 plies later black's 11x2 (taking 6) takes off 13 as well (wrong-piece-removed), presses
+    with it off, and puts it back 0.7 s later (corrected); then white's 8-12."""
+    moves = random_game("portuguese", 70, "soak:14004670")
+    return simulate_game("portuguese", moves[:29], seed=14004670, clock=True,
+                         inject=["capture-not-removed@9", "wrong-piece-removed@27:corrected"], model=HumanModel.hard())
+
+
+def test_standing_piece_put_back_after_a_held_press_is_no_switch_freeing_portuguese_with_clock():
+    """At the held press's commit (13 closing again: the piece put back), the board at the press (13 off) showed no
+    legal move, and recovery.py read 13 as a switch stuck since the capture and freeing now: the capture-not-removed
+    dismissed, the 18 moves since read again, then 13's closing read into white's 8-12 (an illegal move). A square
+    that closed again by the commit did not stay open: no re-read, and the press stands with the wrong removal
+    corrected."""
+    s = _standing_piece_lifted_at_a_held_press_case()
+    assert s.expected_moves[27:] == ["11x2", "8-12"]
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+def test_standing_square_that_stays_open_after_a_held_press_is_a_switch_freeing_portuguese_with_clock():
+    """The same frames with 13 never closing again (a switch stuck under a removed piece, freeing during black's
+    11x2): read as before, the switch named stuck-closed and recovered, the capture-not-removed dismissed with an
+    observation (a piece left standing and a stuck switch freed read the same)."""
+    s = _standing_piece_lifted_at_a_held_press_case()
+    back = next(ev.t for ev in s.events if isinstance(ev, Frame) and 140.5 < ev.t < 141 and 13 in ev.occupied)
+    events = [replace(ev, occupied=ev.occupied - {13}) if isinstance(ev, Frame) and ev.t >= back else ev
+              for ev in s.events]
+    engine = Reconstructor(s.header, None)
+    for ev in events:
+        engine.feed(ev)
+    engine.finish()
+    assert [m.move_text for m in engine.moves if not m.withdrawn] == s.expected_moves
+    assert [(i.type, i.number, i.status) for i in engine.irregularities] == [("capture-not-removed", 5, "dismissed")]
+    assert ("capture-not-removed", 5) in [(o.type, o.number) for o in engine.observations]
+    assert [(f.square, f.kind) for f in engine.sensor_faults] == [(13, "stuck-closed")]

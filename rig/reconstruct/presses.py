@@ -144,8 +144,9 @@ class ClockPresses:
                 self._note(t, f"{ev.side} pressed the clock after his move was read")
                 return
             last = seg.changes[-1]
-            if (last.up or at - last.t < self.settings.touch_s) and self._air_wait(ev, white):
-                return
+            if (last.up or at - last.t < self.settings.touch_s) \
+                    and (self._air_wait(ev, white) or not after and self._landing_wait(ev)):
+                return      # his landing may still come under a slow magnet, even behind a move the board shows
             self._other_side_commit(t, white)
         elif split is not None and at < split.t:
             # pressed before the opponent's first lift: the move stood as it was then

@@ -28,7 +28,9 @@ its switch says). No move is re-read for it: the recovery contradicts none.
   switch can show: the capture is read again with the piece removed (stuckcapture.py's re-read: its
   irregularities dismissed, an observation names the square) and the switch, stuck from the capture, recovered
   at the opening. An opening after the capturer's press, before the opponent moves, reads as the board put right
-  (``capture-not-removed`` corrected); when the opponent lifts a piece of his own less than ``touch_s`` after it
+  (``capture-not-removed`` corrected). A square that closes again before the turn is committed (the mover's press
+  held while that piece is off, then the piece put back: a wrong removal corrected) did not free itself: the
+  re-read is not made; when the opponent lifts a piece of his own less than ``touch_s`` after it
   (31 opening 25 ms before black lifts 9), no correction came before he moved by the engine's measure, and the
   frames are a stuck switch freeing as he begins: the correction is undone and the opening read with his turn, as
   above (:meth:`_freed_as_reply_begins`; certainty.py ``_recheck_correction``);
@@ -425,7 +427,9 @@ class SwitchRecovery:
     def _standing_recovered(self, t: float, occ: frozenset[int], lifted: int | None,
                             committing: bool) -> tuple[Explanation, frozenset[int]] | None:
         """The current turn shows no legal move exactly: a piece a capture was read to leave standing (an open
-        reading, ``capture-not-removed``), its square unchanged since, opened once in this turn and stayed open,
+        reading, ``capture-not-removed``), its square unchanged since, opened once in this turn and stayed open
+        (on the board now too: a held press committed once that square closed again is a piece lifted and put
+        back, a wrong removal corrected, no switch freeing),
         and with that piece removed at the capture every turn since and this one (without that opening) read as
         one legal move: its switch was stuck and recovered (module docstring). The turn's move and the occupancy
         after it; None otherwise (nothing changed)."""
@@ -435,7 +439,8 @@ class SwitchRecovery:
             opened = [c for c in seg.changes if c.square in squares]
             capture = plies[r.ply]
             move = capture.move
-            if len(opened) != len(squares) or not all(c.up for c in opened) or squares & occ or capture.withdrawn \
+            if len(opened) != len(squares) or not all(c.up for c in opened) or squares & (occ | self._occ) \
+                    or capture.withdrawn \
                     or move is None or not capture.legal or not squares <= set(move.captured):
                 continue
             later = plies[r.ply + 1:]

@@ -161,6 +161,7 @@ def simulate_game(variant: Variant | str, moves: Sequence[Move | str], *, fen: s
                                          "inject": [str(i) for i in injections]}})
     return SimulatedSession(header=header, events=events, expected_moves=[e.text for e in sim.expected],
                             expected_irregularities=[dict(i) for i in sim.irregularities],
+                            expected_observations=[dict(o) for o in sim.observations],
                             expected_record=list(sim.expected), expected_report_moves=list(sim.made),
                             turns=turns, final_fen=board.fen(),
                             notes=notes, diverged_at=diverged_at, behaviours=list(sim.quirks))

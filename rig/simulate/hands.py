@@ -122,6 +122,12 @@ class Hands:
         """When the last contact change on ``square`` (bounce included) is over."""
         return self._busy_until.get(square, 0.0)
 
+    def settled_at(self, square: int) -> float | None:
+        """When the last contact change recorded on ``square`` happened: its bounce's last transition, the time
+        the engine dates a change by (None: no change on it yet)."""
+        busy = self._busy_until.get(square)
+        return None if busy is None else _r(busy - 0.001)
+
     def last_change(self) -> float:
         """The time of the last contact change recorded (bounce, late closures included)."""
         return max((c.t for c in self._changes), default=0.0)

@@ -156,7 +156,10 @@ def _opponent_piece_touched(sim: Simulation, move: Move, corrected: bool) -> Non
 def _capture_removed_early(sim: Simulation, move: Move, corrected: bool) -> None:
     """000 3.8; 004 42.J: a captured piece taken off while the capturing piece is still under way."""
     sim.think(settled=True)
-    sim.irregular("capture-removed-early")
+    if sim.removal_unproven(move.destination):
+        sim.observe("capture-removed-early")    # the frames prove no early removal: an observation
+    else:
+        sim.irregular("capture-removed-early")
     move = sim.any_path(move)
     sim.play(move, early=sim.rng.choice(move.captured))
     sim.press()

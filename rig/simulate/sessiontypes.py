@@ -104,6 +104,9 @@ class SimulatedSession:
     final_fen: str = ""
     notes: list[str] = field(default_factory=list)
     diverged_at: int | None = None
+    #: irregularities committed that the frames cannot prove (``type``, ``number``, ``side``): the engine keeps each
+    #: as an observation (``Reconstructor.observations``), never as an irregularity
+    expected_observations: list[dict] = field(default_factory=list)
     #: the real-board behaviours done (``rig.simulate.behaviours.Quirk``), in order
     behaviours: list = field(default_factory=list)
 

@@ -71,6 +71,10 @@ class Simulation:
         self.expected: list[ExpectedMove] = []
         self.made: list[str] = []
         self.irregularities: list[dict] = []
+        #: irregularities committed whose frames the engine must keep as observations (:meth:`removal_unproven`)
+        self.observations: list[dict] = []
+        #: the last capture's switch times (:meth:`execute`): its ply, its landing's closing, each removal's opening
+        self.capture_switches: tuple[int, float, dict[int, float]] | None = None
         self._pending: list[int] = []
         self.position_changed = False
         self.turn_start = 0.0
@@ -133,6 +137,26 @@ class Simulation:
         if not corrected:
             self._pending.append(idx)
         return idx
+
+    def observe(self, kind: str) -> None:
+        """Record an irregularity of the current turn's player that its frames cannot prove: the engine must keep
+        it as an observation for review, not raise it (docs/reconstruction.md, "Certain or not")."""
+        self.observations.append({"type": kind, "number": self.number, "side": side_name(self.side)})
+
+    def removal_unproven(self, destination: int) -> bool:
+        """Without a clock, a capture landing on ``destination``, the square whose piece the last ply's capture took
+        off less than ``touch_s`` after its landing closed (or less than ``removal_margin_s`` before), no change
+        on it since, as the switches show both: that removal is no deliberate act by the engine's measure, and a
+        switch dying under the piece then, working again under this landing, gives the same frames; so a removal
+        of this capture read before its landing closed proves no early removal (rig/reconstruct/replyfirst.py,
+        ``landing_on_quick_removal``)."""
+        last = self.capture_switches
+        if self.use_clock or last is None or last[0] != self.ply - 1 or destination not in last[2]:
+            return False
+        _, landed, removed = last
+        off = removed[destination]
+        return -self.model.removal_margin_s < off - landed < self.model.touch_s \
+            and self.hands.settled_at(destination) == off
 
     def set_position(self, pieces: Mapping[int, tuple[bool, bool]], white_to_move: bool) -> None:
         """Continue from an irregular position (the record goes on from it: 004 art. 42)."""
@@ -214,6 +238,7 @@ class Simulation:
             h.pick_up(detour)
             quirks.log("change-of-mind", set_t, h.t, (detour,))
         prev_index = 0
+        landed: float | None = None
         for idx in stops:
             stop = path[idx]
             crossed: list[int] = []
@@ -230,6 +255,8 @@ class Simulation:
                 quirks.magnet_until = h.place_late(stop, quirks.magnet_s, quirks.flickers)
             else:
                 h.place(stop)
+            if last:
+                landed = h.settled_at(stop)
             if not last:
                 h.wait(m.hold_s)
                 h.pick_up(stop)
@@ -251,6 +278,9 @@ class Simulation:
             h.lift(c)
             if quirks is not None and pair is not None and k == pair + 1:
                 quirks.log("two-at-once", h.t, h.t, (removal[pair], c))
+        if move.captured and landed is not None:
+            times = {c: h.settled_at(c) for c in [*removal, *([] if early is None else [early])]}
+            self.capture_switches = (self.ply, landed, {c: t for c, t in times.items() if t is not None})
 
     def _paths(self, move: Move) -> int:
         """How many landing paths the legal move ``move`` has (0 for a move that is not legal)."""
