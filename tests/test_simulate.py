@@ -233,6 +233,7 @@ def test_rig_simulate_command(tmp_path):
     # fpd-2026 (the Portuguese default): FPD 4.13 is not accepted by the opponent's move, it stays open (rig.law)
     assert expected["irregularities"] == [{"type": "opponent-piece-touched", "number": 2, "side": "white",
                                            "status": "open"}]
+    assert expected["observations"] == []
     bad = subprocess.run(cmd[:-4] + ["--inject", "capture-not-removed@0", "--out", str(out)],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "not a capture" in bad.stderr

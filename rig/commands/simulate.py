@@ -7,7 +7,8 @@
     rig simulate --random PLIES --variant V [--seed S] ... --out SESSION.jsonl
 
 The session goes to ``--out`` (``-`` for standard output); ``--answers`` also
-writes what the reconstruction must find (moves, irregularities, notes).
+writes what the reconstruction must find (moves, irregularities, observations,
+notes).
 Exit code 0, or 2 for bad input (unreadable game, impossible injection).
 """
 
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if args.answers:
         with open(args.answers, "w", encoding="utf-8") as fh:
             json.dump({"source": source.origin, "moves": [vars(m) for m in session.expected_record],
-                       "irregularities": session.expected_irregularities, "notes": session.notes,
+                       "irregularities": session.expected_irregularities,
+                       "observations": session.expected_observations, "notes": session.notes,
                        "final_fen": session.final_fen,
                        "behaviours": [vars(q) for q in session.behaviours]}, fh, indent=1, ensure_ascii=False)
             fh.write("\n")
