@@ -228,7 +228,8 @@ class Segmenter:
                     if phantom is not None:
                         plan = None
                 if plan is not None:
-                    self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
+                    if not self._young_landing_split(seg, c, plan, occ_before):     # (youngclosing.py)
+                        self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif phantom is not None:
                     self._split = phantom
                 elif not self._clock_mode and not self._batch_more:
