@@ -119,8 +119,8 @@ def test_phantom_on_the_square_a_second_move_lands_on_waits_for_its_opening_braz
 
 
 def _phantom_kept(s, phantom, delay: float = 0.0) -> Reconstructor:
-    """The case's frames with h2 staying closed from the phantom's closing (white's g1 set down there), and every
-    event from the phantom's opening on ``delay`` later (black holding h4)."""
+    """A case's frames with the phantom's square staying closed from its closing (a piece set down there), and every
+    event from the phantom's opening on ``delay`` later (the opponent holding the piece he lifted)."""
     square, = phantom.squares
     events = [replace(ev, occupied=ev.occupied | {square}) if isinstance(ev, Frame) and ev.t >= phantom.t else ev
               for ev in s.events]
@@ -138,3 +138,38 @@ def test_closing_before_the_reply_that_stays_is_a_second_move_brazilian_no_clock
     assert [m.move_text for m in engine.moves][13:] == ["b2-a3", "g1-h2", "h4-g3", "a3xc5"]
     assert [(i.type, i.number, i.side) for i in engine.irregularities if i.number == 7] == [
         ("two-moves", 7, "white"), ("capture-not-taken", 7, "white")]
+
+
+def _phantom_on_a_captured_square_case():
+    """Brazilian, hard hands, no clock (soak 19000402, cut): white's flown capture d4xb6 takes c7, e7 and e5; white
+    takes c7 off, then e7 and e5 at once; a neighbour phantom closes c7 13 ms before black's lift of a7 is confirmed
+    and opens 50 ms after closing; then black's a7xc5."""
+    moves = random_game("brazilian", 76, "soak:19000402")
+    s = simulate_game("brazilian", moves[:35], seed=19000402, clock=False, model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 33)
+    return s, phantom
+
+
+def test_phantom_on_a_captured_piece_square_waits_for_its_opening_brazilian_no_clock():
+    """White's lift of e7 (a captured piece, maybe black's start) stayed off, so black's lift of a7 commits white's
+    capture at once, and with c7 closed again it read c7 standing (capture-not-removed, opponent-piece-touched) and
+    its opening as black's own-piece-removed. A reading that leaves a captured piece standing on a square closed less
+    than ``touch_s`` before the lift waits for the next change as a landing there does: c7 opening within ``touch_s``
+    was a phantom, and d4xb6 is read complete."""
+    s, phantom = _phantom_on_a_captured_square_case()
+    assert s.expected_moves[32:34] == ["d4xb6", "a7xc5"] and phantom.squares == (6,)
+    assert s.expected_irregularities == []
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+@pytest.mark.parametrize("delay", [0.0, 3.0])
+def test_captured_piece_put_back_before_the_reply_stands_brazilian_no_clock(delay):
+    """The same frames with c7 staying closed (white's hand put the captured piece back just before black's lift;
+    with ``delay``, black holding a7 3 s on a still board): the turn is read as at the lift, as before the wait was
+    added: white's capture with c7 standing."""
+    s, phantom = _phantom_on_a_captured_square_case()
+    engine = _phantom_kept(s, phantom, delay)
+    assert [m.move_text for m in engine.moves][32:34] == ["d4xb6", "a7xc5"]
+    assert [(i.type, i.number, i.side) for i in engine.irregularities if i.number == 17] == [
+        ("capture-not-removed", 17, "white"), ("opponent-piece-touched", 17, "white")]

@@ -256,7 +256,7 @@ class Segmenter:
                     reason = f"{SIDE[not mover]} lifted {self.variant.square_name(square)}: his move starts"
                     if back:
                         self._cut(len(seg.changes), t, plan, occ_before, reason)    # without the phantom
-                    else:
+                    elif not self._young_landing_split(seg, c, plan, occ_before, reason):     # (youngclosing.py)
                         self._commit_plan(plan, t, reason, occ_before)
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(square):

@@ -23,6 +23,10 @@ then a neighbour phantom closes h2 12 ms before black's lift of h4 and opens 100
 second move with a capture not taken, and black's "removal" of h2). The next change decides: the square opening within
 ``touch_s`` of its closing was a phantom, and the lift is read on the board without it (certainty.py
 ``_phantom_free_split``: b2-a3 with g1 off, own-piece-removed); anything else reads the lift as it was read at once.
+So too a reading that leaves a captured piece standing on such a square, and where the lift commits the mover's
+move at once (his opponent's first lifted piece stayed off, segmenter.py) the commit waits as the split does (the
+soak's 19000402: d4xb6 taking c7, e7, e5, c7 taken off, then a phantom closing c7 13 ms before black's lift of a7:
+read as c7 standing, capture-not-removed and opponent-piece-touched, then black's own-piece-removed).
 
 :class:`YoungClosingWait` is mixed into :class:`rig.reconstruct.Reconstructor`.
 """
@@ -49,8 +53,10 @@ class YoungClosing(NamedTuple):
     square: int                        # the square lifted
     closing: int                       # the square whose closing the stuck origin explained
     at: float                          # when it closed
-    plan: Plan | None = None           # a reading with no fault landing there (None: a stuck origin's)
+    plan: Plan | None = None           # a reading with no fault landing or left standing there (None: a stuck
+    #                                    origin's)
     free: PendingSplit | None = None   # with ``plan``: the lift read on the board without that square
+    commit: str | None = None          # with ``plan``: the reason to commit it at the lift (None: a split)
 
 
 class YoungClosingWait:
@@ -93,20 +99,28 @@ class YoungClosingWait:
                 or self._held is not None:
             return
         if wait.plan is not None:
-            self._split = wait.free if phantom else PendingSplit(wait.index, wait.t, wait.plan, wait.occ, wait.square)
+            split = wait.free if phantom else PendingSplit(wait.index, wait.t, wait.plan, wait.occ, wait.square)
+            if wait.commit is None:
+                self._split = split
+            else:                         # (commit.py: committed as at the lift, the lift begins the reply)
+                self._cut(split.index, split.t, split.plan, split.occ, wait.commit)
         elif not phantom and wait.closing in self._occ:     # (a phantom: no landing, nothing named)
             self._split_at(seg, wait.index, wait.t, wait.occ, wait.square,      # magnetwait.py
                            wait.at + self.settings.touch_s)
 
-    def _young_landing_split(self, seg: Segment, c: SquareChange, plan: Plan, occ: frozenset[int]) -> bool:
+    def _young_landing_split(self, seg: Segment, c: SquareChange, plan: Plan, occ: frozenset[int],
+                             commit: str | None = None) -> bool:
         """The opponent's first lift ``c`` (the board ``occ`` before it) read as ``plan``, whose move lands on a
-        square closed less than ``touch_s`` before: when the board read without that square shows the mover's move
-        too (certainty.py ``_phantom_free_split``), both readings are kept for the next change
-        (:meth:`_young_closing_passed`) and True is returned (no split yet)."""
-        moves = (plan.move,) if isinstance(plan, Explanation) else (plan.first.move, plan.second.move)
+        square closed less than ``touch_s`` before, or which leaves a captured piece standing on one: when the board
+        read without that square shows the mover's move too (certainty.py ``_phantom_free_split``), both readings
+        are kept for the next change (:meth:`_young_closing_passed`) and True is returned (no split yet; with
+        ``commit``, the reason the lift commits the mover's move, no commit yet)."""
+        if isinstance(plan, Explanation):
+            squares = {plan.move.destination, *plan.standing}
+        else:
+            squares = {plan.first.move.destination, plan.second.move.destination, *plan.second.standing}
         touch_s = self.settings.touch_s
-        young = {m.destination for m in moves if m.destination in occ
-                 and (at := seg.placed_at.get(m.destination)) is not None and c.t - at < touch_s}
+        young = {s for s in squares if s in occ and (at := seg.placed_at.get(s)) is not None and c.t - at < touch_s}
         if len(young) != 1 or self._split is not None or self._held is not None \
                 or self._open_readings or self._stale_dead:
             return False
@@ -117,5 +131,5 @@ class YoungClosingWait:
         if free is None or square in free.occ:
             return False                  # (no reading without it: the reading at the lift is the only one)
         self._young_lift = YoungClosing(seg, len(seg.changes), c.t, occ, c.square, square, seg.placed_at[square],
-                                        plan, free)
+                                        plan, free, commit)
         return True
