@@ -173,3 +173,34 @@ def test_captured_piece_put_back_before_the_reply_stands_brazilian_no_clock(dela
     assert [m.move_text for m in engine.moves][32:34] == ["d4xb6", "a7xc5"]
     assert [(i.type, i.number, i.side) for i in engine.irregularities if i.number == 17] == [
         ("capture-not-removed", 17, "white"), ("opponent-piece-touched", 17, "white")]
+
+
+def _phantom_after_a_second_move_case():
+    """Brazilian, hard hands, clock (soak 19000255, cut): black's c7-d6, his press, then his e3-f2 (two-moves); a
+    neighbour phantom closes b6 5 ms before white's lift of b8 is confirmed and opens 114 ms after closing; then
+    white's king b8xe5 (its landing under a slow magnet) and black's f4xd6."""
+    moves = random_game("brazilian", 113, "soak:19000255")
+    s = simulate_game("brazilian", moves[:46], seed=19000255, clock=True, inject=["two-moves@43"],
+                      model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 44)
+    return s, phantom
+
+
+def test_phantom_before_the_lift_after_a_second_move_is_left_out_brazilian_with_clock():
+    """White's lift of b8 finds the board showing a move of black after his press: read as black's second move only
+    if it explains the board exactly, which b6's closing spoiled (then the position was lost). A square closed less
+    than ``touch_s`` before that lift that no piece stood on is left out: e3-f2 is read, then b8xe5."""
+    s, phantom = _phantom_after_a_second_move_case()
+    assert s.expected_moves[42:] == ["a7-b8", "c7-d6", "e3-f2", "b8xe5", "f4xd6"] and phantom.squares == (9,)
+    assert_reads(s)
+    assert read(s).sensor_faults == []
+
+
+def test_closing_before_the_lift_after_a_second_move_that_stays_is_a_stuck_switch_brazilian_with_clock():
+    """The same frames with b6 staying closed (no piece can come there: a switch sticking closed): e3-f2 is read
+    without it as before, the moves after it too, and b6 is named stuck closed (before: position-lost)."""
+    s, phantom = _phantom_after_a_second_move_case()
+    engine = _phantom_kept(s, phantom)
+    assert [m.move_text for m in engine.moves] == s.expected_moves
+    assert [(i.type, i.number, i.side) for i in engine.irregularities] == [("two-moves", 22, "black")]
+    assert [(f.square, f.kind) for f in engine.sensor_faults] == [(9, "stuck-closed")]
