@@ -1,5 +1,6 @@
-"""A stuck origin named only once the closing it explains is a hand's (docs/reconstruction.md, "Failing switches";
-issue 9).
+"""A closing younger than ``touch_s`` at the opponent's first lift read only once it is a hand's: a stuck origin
+named, a landing or a captured piece left standing read there (docs/reconstruction.md, "Failing switches" and
+"Real-board soak"; issue 9).
 
 The opponent's first lift finds the mover's turn showing a square closed with nothing lifted: a legal move from a
 square whose switch did not open explains it, read ``stuck-closed`` under that origin (faults.py ``_fault_plan``).
@@ -26,7 +27,9 @@ second move with a capture not taken, and black's "removal" of h2). The next cha
 So too a reading that leaves a captured piece standing on such a square, and where the lift commits the mover's
 move at once (his opponent's first lifted piece stayed off, segmenter.py) the commit waits as the split does (the
 soak's 19000402: d4xb6 taking c7, e7, e5, c7 taken off, then a phantom closing c7 13 ms before black's lift of a7:
-read as c7 standing, capture-not-removed and opponent-piece-touched, then black's own-piece-removed).
+read as c7 standing, capture-not-removed and opponent-piece-touched, then black's own-piece-removed). A board
+still for ``stable_s`` after the lift ends the wait too, the square still closed
+(:meth:`YoungClosingWait._young_closing_stayed`).
 
 :class:`YoungClosingWait` is mixed into :class:`rig.reconstruct.Reconstructor`.
 """
@@ -88,7 +91,7 @@ class YoungClosingWait:
 
     def _young_closing_stayed(self) -> None:
         """The board still for ``stable_s`` after the remembered lift: the square stayed closed, the turn is read
-        as at the lift (without a clock a still board settles the turn, commit.py ``_check_stable``)."""
+        as at the lift (commit.py ``_check_stable``)."""
         self._young_read(self._young_lift, False)
 
     def _young_read(self, wait: YoungClosing, phantom: bool) -> None:
