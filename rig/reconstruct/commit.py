@@ -63,6 +63,10 @@ class CommitPolicy:
         if p is not None and p <= deadline:
             return
         seg.last_change = None      # decided: nothing more until the board changes again
+        if self._young_lift is not None:
+            self._young_closing_stayed()    # a young closing that stayed: the lift read as it was (youngclosing.py)
+            if self._seg is not seg:
+                return                      # the mover's move committed: the reply's segment is looked at next
         # (without a clock, a piece the opponent lifted after the mover's move accounts for its colour gone)
         if (self._split is None or self._clock_mode) and self._unplayable(self._occ):
             # a capture by the side not to move (a second move, CODEX 42.A) takes a piece of the

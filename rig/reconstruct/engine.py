@@ -65,6 +65,7 @@ from rig.reconstruct.outputs import (
     Output,
     SensorFault,
 )
+from rig.reconstruct.lostposition import LostPosition
 from rig.reconstruct.presses import ClockPresses
 from rig.reconstruct.record import RecordBuilder, game_record, report
 from rig.reconstruct.segmenter import Segmenter
@@ -94,7 +95,7 @@ __all__ = ["Reconstructor"]
 
 class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, IrregularityLog, RecordBuilder, ArbiterDecisions,
                     FaultHandling, LastClosing, ClosedFirst, SplitReply, RemovalSplit, HeldLanding, MagnetWait, EndLift,
-                    Certainty, YoungClosingWait):
+                    Certainty, YoungClosingWait, LostPosition):
     """Turns a board session into moves, irregularities, counters and a result.
 
     >>> from rig.rulesets import FPD_2026

@@ -1,12 +1,12 @@
-"""Segmenter stage: the set-up, confirmed square changes into the turn's segment, and lost positions.
+"""Segmenter stage: the set-up, confirmed square changes into the turn's segment, and when a position is lost.
 
 Each confirmed lift or placement (after the debounce) is added to the segment of the turn: the evidence
 since the last commit (touches, touch-downs, removals, in time order). Before the first move it checks
 the set-up (FPD 000 art. 7.2; CODEX 004 art. 44: a set-up error is put right before the first move);
 during play it notices the opponent's start (his own piece lifted) and a second move in one turn (CODEX
 004 art. 42.A), asks :func:`rig.reconstruct.matcher.explain` which move the board shows, and declares the
-position lost when no reading is left, until the board shows it again (FPD 000 art. 7.4; CODEX 004 art.
-46-48). Mixed into :class:`rig.reconstruct.Reconstructor`.
+position lost when no reading is left (lostposition.py: FPD 000 art. 7.4; CODEX 004 art. 46-48). Mixed into
+:class:`rig.reconstruct.Reconstructor`.
 """
 
 from __future__ import annotations
@@ -15,12 +15,8 @@ from rig.board import Board
 from rig.reconstruct import detectors
 from rig.reconstruct.matcher import Explanation, PositionIndex, explain
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.outputs import (
-    CORRECTED,
-    PositionLost,
-    PositionRestored,
-)
-from rig.reconstruct.state import LOST, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, Undo, snap
+from rig.reconstruct.outputs import CORRECTED
+from rig.reconstruct.state import LOST, PLAY, SETUP, SIDE, PendingSplit, Plan, Segment, Undo
 
 __all__ = ["Segmenter"]
 
@@ -232,7 +228,8 @@ class Segmenter:
                     if phantom is not None:
                         plan = None
                 if plan is not None:
-                    self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
+                    if not self._young_landing_split(seg, c, plan, occ_before):     # (youngclosing.py)
+                        self._split = PendingSplit(len(seg.changes), t, plan, occ_before, square)
                 elif phantom is not None:
                     self._split = phantom
                 elif not self._clock_mode and not self._batch_more:
@@ -259,7 +256,7 @@ class Segmenter:
                     reason = f"{SIDE[not mover]} lifted {self.variant.square_name(square)}: his move starts"
                     if back:
                         self._cut(len(seg.changes), t, plan, occ_before, reason)    # without the phantom
-                    else:
+                    elif not self._young_landing_split(seg, c, plan, occ_before, reason):     # (youngclosing.py)
                         self._commit_plan(plan, t, reason, occ_before)
                     seg = self._seg
                 elif self._removal_plan is not None and self._split_is_removal(square):
@@ -420,13 +417,6 @@ class Segmenter:
         last.candidates = index
         return index
 
-    def _lost_limit(self) -> int:
-        last = self._indexed
-        index = last.candidates if last.board is self.board else None
-        if index is None:
-            index = self._index()
-        return index.longest + 2 + self.settings.lost_squares
-
     # -- explaining and committing -----------------------------------------------------------
 
     def _explain(self, occ: frozenset[int] | None = None, board: Board | None = None) -> Explanation | None:
@@ -468,33 +458,3 @@ class Segmenter:
         if (self._open_readings or self._stale_dead) and (reread := self._reread_turn(self._now, occ)) is not None:
             return reread[0]              # an earlier open reading taken the other way explains it
         return self._fault_plan(occ, lifted)
-
-    # -- lost positions ----------------------------------------------------------------------
-
-    def _lose(self, t: float, occ: frozenset[int]) -> None:
-        reread = self._reread_turn(t, occ) if (self._open_readings or self._stale_dead) else None
-        if reread is not None:
-            self._commit(reread[0], t, "read after an earlier open reading was re-read", occ_after=reread[1])
-            return
-        squares = tuple(sorted(occ ^ self._seg.occ0))
-        self._phase = LOST
-        self._split = None
-        self._held = None
-        self._lost_target = snap(self.board)
-        self._lost, = self._record((detectors.position_lost(self._context(t, self.board.turn), squares),))
-        self._emit(PositionLost(t, squares))
-
-    def _lost_check(self, t: float) -> None:
-        target = self._lost_target
-        if target is None or self._occ != target.occupied():
-            return
-        self._phase = PLAY
-        self.board = snap(target)
-        self._seg = Segment(t, target.occupied(), pieces=self._pieces)
-        if self._mask.assumed:
-            self._mask_sync()
-        self._undo = None
-        if self._lost is not None:
-            self._set_status(self._lost, CORRECTED, t, "the position was restored")
-        self._lost = None
-        self._emit(PositionRestored(t, self._fen(target)))

@@ -5,6 +5,7 @@ not to move. Mixed into :class:`rig.reconstruct.Reconstructor` (with the segment
 
 from __future__ import annotations
 
+from rig.board import Board
 from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.state import SIDE, Segment, TwoMoves, snap
 
@@ -71,14 +72,32 @@ class TurnSide:
         return lift is not None and land is not None and land < lift
 
     def _other_side_move(self, t: float, occ: frozenset[int]) -> bool:
-        """Commit the segment as a legal move of the side NOT to move, if it is one exactly."""
+        """Commit the segment as a legal move of the side NOT to move, if it is one exactly. Where it is not, one
+        square closed less than ``touch_s`` before ``t`` that no piece stood on (a neighbour phantom beside the
+        mover's first lift, dated a few ms before it) is left out, as at the opponent's first lift
+        (certainty.py ``_phantom_free_split``): the move is read on the board without it."""
         seg = self._seg
         other = snap(self.board)
         other.turn = not other.turn
-        expl = explain(other, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(other))
-        if expl is None or not expl.legal or not expl.exact or self._landing_before_its_lift(seg, expl):
-            return False
+        expl = self._exact_move_of(other, seg, occ)
+        if expl is None:
+            touch_s = self.settings.touch_s
+            young = [s for s, at in seg.placed_at.items() if s in occ and s not in seg.occ0 and t - at < touch_s]
+            if len(young) != 1:
+                return False
+            occ = occ - set(young)
+            expl = self._exact_move_of(other, seg, occ)
+            if expl is None:
+                return False
         passed = self._passes(t, SIDE[other.turn])
         self._commit(expl, t, "a move of the side not to move", occ_after=occ, other_side=True,
                      pass_accepted=passed)
         return True
+
+    def _exact_move_of(self, board: Board, seg: Segment, occ: frozenset[int]) -> Explanation | None:
+        """The legal move of ``board``'s side to move that the segment shows exactly at ``occ`` (None: none, or
+        one whose landing closed before its lift)."""
+        expl = explain(board, seg.occ0, occ, frozenset(seg.landings), tuple(seg.lift_order), index=self._index(board))
+        if expl is None or not expl.legal or not expl.exact or self._landing_before_its_lift(seg, expl):
+            return None
+        return expl
