@@ -334,14 +334,32 @@ class SwitchRecovery:
 
     def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
         """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
-        of ``on``, or capturing one of ``off``."""
+        of ``on``, or capturing one of ``off``. A move of the other side still pending (a split: that piece's lift
+        read as the opponent's first) is played first: his lift came after it (12-18 is no legal move before
+        white's 37-32, a capture being due; international game 12 ply 17, 11 stuck)."""
         piece = self.board.piece_at(square)
         if piece is None:
             return False
         board: Board = snap(self.board)
+        pending = self._pending_move() if piece[0] != board.turn else None
+        if pending is not None and square not in pending.path + pending.captured:
+            board.push(pending)
+            board = snap(board)
         board.turn = piece[0]
         return any(m.origin == square and (set(m.path[1:]) & on or set(m.captured) & off)
                    for m in self._index(snap(board)).moves)
+
+    def _pending_move(self) -> Move | None:
+        """The mover's move not yet committed: the split's (the opponent's first lift read), else the legal move
+        the turn under way shows exactly (a masked square's opening is no change that commits it), or None."""
+        split = self._split
+        if split is not None:
+            plan = split.plan
+            return plan.move if isinstance(plan, Explanation) and plan.legal else None
+        if not self._seg.changes or self._held is not None:
+            return None
+        expl = self._explain()
+        return expl.move if expl is not None and expl.legal and expl.exact else None
 
     def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
         """A frame while a stuck square's opening is pending: the first change of another (unmasked) square tells
