@@ -365,7 +365,9 @@ class GhostHandling:
         """Frames alone: a move whose origin still reads closed, where that origin is a ghost of a square X
         whose missing diode would close it now (X, a corner in X's row and one in X's column read closed)
         and close nothing that reads open: the lift was hidden by the ghost, not a stuck switch. X joins the
-        diode-less candidates (named once one is left), the origin is masked, and the move is read."""
+        diode-less candidates (named once one is left), the origin is masked, and the move is read. Not X the
+        opponent's piece just ``lifted``: that frame reads the origin closed with X open, which no ghost of X does
+        (17 read a ghost of 25 as white lifted 25 for 25x14; international game 1 ply 35, 17 stuck)."""
         wiring = self._wiring
         if wiring is None:
             return None
@@ -374,7 +376,7 @@ class GhostHandling:
         for move, square, kind in found:
             if kind != "stuck-closed":
                 continue
-            xs = frozenset(x for x in occ - self._refuted if x != square
+            xs = frozenset(x for x in occ - self._refuted if x != square and x != lifted
                            and square in (g := ghost_squares(wiring, (x,), occ)) and g <= occ)
             if xs and (best is None or len(xs) < len(best[2])):
                 best = (move, square, xs)
