@@ -307,10 +307,10 @@ class SwitchRecovery:
         self._open_readings = [r for r in self._open_readings if not names(r)]
         self._stale_stuck = [r for r in self._stale_stuck if not names(r)]
 
-    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int) -> bool:
+    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int, why: str | None = None) -> bool:
         """:meth:`_settle_twin`'s reading the other way when the reading is of the move still pending (a split):
-        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``).
-        False when the reading is of a committed ply (nothing done)."""
+        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``);
+        ``why``: what told (ghostsplit.py). False when the reading is of a committed ply (nothing done)."""
         split, n = self._split, len(self._plies)
         reading = next((r for r in self._open_readings if r.ply == n and r.fault in ("stuck-closed", "ghost")), None)
         if split is None or reading is None or not isinstance(split.plan, Explanation):
@@ -323,20 +323,19 @@ class SwitchRecovery:
         self._split = split._replace(plan=Explanation(other, True, None), occ=(split.occ - {square}) | {stuck})
         self._move_fault(t, reading.fault, stuck, square)          # chainread.py (ghostread.py ``_ghost_moved``)
         name = self.variant.square_name
-        self._recovered(opened, square, "its switch opened and the board went on without a "
-                                                                "piece there: it was stuck, and works again")
-        white = self.board.turn
-        self._observe("illegal-move", t, (other.origin, other.destination),
-                      f"{plan.text(name=name)} re-read as {other.text(name=name)}", white, self._number,
-                      f"a masked square left two moves possible; {name(square)} opened and the board went on without "
-                      f"a move of a piece from it: its switch was the stuck one (it works again)")
+        self._recovered(opened, square, "its switch opened and the board went on without a piece there: it was "
+                                        "stuck, and works again")
+        why = why or f"{name(square)} opened and the board went on without a move of a piece from it: its switch " \
+                     "was the stuck one (it works again)"
+        self._observe("illegal-move", t, (other.origin, other.destination), f"{plan.text(name=name)} re-read as "
+                      f"{other.text(name=name)}", self.board.turn, self._number,
+                      f"a masked square left two moves possible; {why}")
         return True
 
     def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
         """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
-        of ``on``, or capturing one of ``off``. A move of the other side still pending (a split: that piece's lift
-        read as the opponent's first) is played first: his lift came after it (12-18 is no legal move before
-        white's 37-32, a capture being due; international game 12 ply 17, 11 stuck)."""
+        of ``on``, or capturing one of ``off``, the other side's move still pending played first: that piece's lift
+        came after it (12-18 no legal move before white's 37-32, a capture due; international game 12 ply 17)."""
         piece = self.board.piece_at(square)
         if piece is None:
             return False
