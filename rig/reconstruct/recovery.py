@@ -64,7 +64,7 @@ from typing import NamedTuple
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
-from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import DISMISSED, SensorFault
 from rig.reconstruct.state import Ply, Segment, snap
@@ -350,14 +350,14 @@ class SwitchRecovery:
 
     def _pending_move(self) -> Move | None:
         """The mover's move not yet committed: the split's (the opponent's first lift read), else the legal move
-        the turn under way shows exactly (a masked square's opening is no change that commits it), or None."""
-        split = self._split
-        if split is not None:
-            plan = split.plan
+        the turn under way shows exactly (a masked square's opening commits nothing; read without the engine's
+        ``_explain``, whose masked reading opens readings), or None."""
+        split, seg = self._split, self._seg
+        if split is not None or not seg.changes or self._held is not None:
+            plan = None if split is None else split.plan
             return plan.move if isinstance(plan, Explanation) and plan.legal else None
-        if not self._seg.changes or self._held is not None:
-            return None
-        expl = self._explain()
+        expl = explain(self.board, seg.occ0, self._occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                       self._index())
         return expl.move if expl is not None and expl.legal and expl.exact else None
 
     def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
