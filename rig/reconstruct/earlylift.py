@@ -177,7 +177,7 @@ class EarlyLift:
         square move with the fault, chainread.py), and the square, freed, shows the lift. A move read from its
         landing alone and not yet committed: the landing square's switch is the stuck one (closedfirst.py). With no
         open reading naming it and no move pending (the turn under way has no change), the switch works again
-        (recovery.py): unmasked, so the opening reads as the lift it is (20 stuck, then 15-20; white's 20-14 forty
+        (recovery.py): unmasked, so the opening reads as the lift it is (20 stuck, then 15-20; white's 20-14 seventy
         plies later went unseen; international game 19 ply 35, stuck-closed-recovering-8)."""
         if self._origin_opened_after(t, square):
             return

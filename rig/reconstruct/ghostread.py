@@ -82,10 +82,11 @@ class GhostHandling:
         if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
             self._reread_undo = self._undo        # kept while the opponent's move may follow it
         freed = masked - ghosts
+        # the move pending read from a ghost's square (ghostsplit.py), then a committed one's, then the others
         if freed and not self._ghost_split_freed(t, occupied, freed) \
                 and not self._ghost_stuck_here(t, occupied, freed) \
                 and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
-            self._reread(t, occupied, freed)          # (ghostsplit.py: the pending move read from a ghost's square)
+            self._reread(t, occupied, freed)
         if freed:
             # what a freed square reads now stood there unseen: read before the change that broke the rectangle
             self._deb.reveal(t, (s for s in freed if self._fault_kind(s) is None and s not in self._held_squares),
