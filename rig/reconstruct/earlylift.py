@@ -175,11 +175,16 @@ class EarlyLift:
         stuck, then 4-10 read 4-9 onto the masked 9), the piece that stood there all along is being lifted (9x20,
         30 plies later): the reading is taken the other way (:meth:`_switch_works`; the moves onto the stuck
         square move with the fault, chainread.py), and the square, freed, shows the lift. A move read from its
-        landing alone and not yet committed: the landing square's switch is the stuck one (closedfirst.py)."""
+        landing alone and not yet committed: the landing square's switch is the stuck one (closedfirst.py). With no
+        open reading naming it and no move pending (the turn under way has no change), the switch works again
+        (recovery.py): unmasked, so the opening reads as the lift it is (20 stuck, then 15-20; white's 20-14 seventy
+        plies later went unseen; international game 19 ply 35, stuck-closed-recovering-8)."""
         if self._origin_opened_after(t, square):
             return
         if self._stuck_readings(square):
             self._switch_works(t, square, "stuck-closed")
+        elif self._split is None and self._held is None and not self._seg.changes:
+            self._recovered(t, square, "its switch opened under its piece: it works again")      # recovery.py
 
     def _switch_works(self, t: float, square: int, kind: str = "dead", why: str | None = None) -> None:
         """``square``, masked as a faulty switch of an open reading (one of two squares a ply's piece could

@@ -37,6 +37,7 @@ from rig.reconstruct.deadremoval import DeadRemoval
 from rig.reconstruct.deadtwin import DeadTwin
 from rig.reconstruct.earlylift import EarlyLift
 from rig.reconstruct.ghostread import GhostHandling
+from rig.reconstruct.ghostsplit import GhostSplit
 from rig.reconstruct.ghosts import Wiring
 from rig.reconstruct.interleave import InterleavedTurns
 from rig.reconstruct.landedcapture import LandedCapture
@@ -131,9 +132,9 @@ def one_square_off(index: PositionIndex, occ0: frozenset[int], occ: frozenset[in
     return out
 
 
-class FaultHandling(GhostHandling, ChainReread, UnseenReplies, InterleavedTurns, StandingReread, StandingUndo,
-                    EarlyLift, StuckEmpty, DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery, DeadTwin,
-                    StaleDead, SetupFaults):
+class FaultHandling(GhostHandling, GhostSplit, ChainReread, UnseenReplies, InterleavedTurns, StandingReread,
+                    StandingUndo, EarlyLift, StuckEmpty, DeadRemoval, OwnLift, StuckPair, LandedCapture, SwitchRecovery,
+                    DeadTwin, StaleDead, SetupFaults):
     """The engine's side of failing switches, mixed into :class:`rig.reconstruct.Reconstructor` (it uses the
     engine's board, segment, debouncer and outputs; see the module docstring for the rules)."""
 

@@ -82,8 +82,10 @@ class GhostHandling:
         if self._reread_alts is not None and self._undo is not None and self._undo.ply == self._reread_alts[0]:
             self._reread_undo = self._undo        # kept while the opponent's move may follow it
         freed = masked - ghosts
-        if freed and not self._ghost_stuck_here(t, occupied, freed) and not self._reread_freed(t, occupied, freed) \
-                and self._reread_alts is not None:
+        # the move pending read from a ghost's square (ghostsplit.py), then a committed one's, then the others
+        if freed and not self._ghost_split_freed(t, occupied, freed) \
+                and not self._ghost_stuck_here(t, occupied, freed) \
+                and not self._reread_freed(t, occupied, freed) and self._reread_alts is not None:
             self._reread(t, occupied, freed)
         if freed:
             # what a freed square reads now stood there unseen: read before the change that broke the rectangle
@@ -365,7 +367,9 @@ class GhostHandling:
         """Frames alone: a move whose origin still reads closed, where that origin is a ghost of a square X
         whose missing diode would close it now (X, a corner in X's row and one in X's column read closed)
         and close nothing that reads open: the lift was hidden by the ghost, not a stuck switch. X joins the
-        diode-less candidates (named once one is left), the origin is masked, and the move is read."""
+        diode-less candidates (named once one is left), the origin is masked, and the move is read. Not X the
+        opponent's piece just ``lifted``: that frame reads the origin closed with X open, which no ghost of X does
+        (17 read a ghost of 25 as white lifted 25 for 25x14; international game 1 ply 35, 17 stuck)."""
         wiring = self._wiring
         if wiring is None:
             return None
@@ -374,7 +378,7 @@ class GhostHandling:
         for move, square, kind in found:
             if kind != "stuck-closed":
                 continue
-            xs = frozenset(x for x in occ - self._refuted if x != square
+            xs = frozenset(x for x in occ - self._refuted if x != square and x != lifted
                            and square in (g := ghost_squares(wiring, (x,), occ)) and g <= occ)
             if xs and (best is None or len(xs) < len(best[2])):
                 best = (move, square, xs)

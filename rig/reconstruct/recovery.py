@@ -64,7 +64,7 @@ from typing import NamedTuple
 from rig.board import Board
 from rig.move import Move
 from rig.reconstruct.chainread import OpenReading, reread_chain, turn_shown
-from rig.reconstruct.matcher import Explanation
+from rig.reconstruct.matcher import Explanation, explain
 from rig.reconstruct.occupancy import SquareChange
 from rig.reconstruct.outputs import DISMISSED, SensorFault
 from rig.reconstruct.state import Ply, Segment, snap
@@ -307,10 +307,10 @@ class SwitchRecovery:
         self._open_readings = [r for r in self._open_readings if not names(r)]
         self._stale_stuck = [r for r in self._stale_stuck if not names(r)]
 
-    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int) -> bool:
+    def _pending_other_way(self, t: float, opened: float, stuck: int, square: int, why: str | None = None) -> bool:
         """:meth:`_settle_twin`'s reading the other way when the reading is of the move still pending (a split):
-        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``).
-        False when the reading is of a committed ply (nothing done)."""
+        that move is taken the other way, the fault moves to ``square`` and ends at its opening (``opened``);
+        ``why``: what told (ghostsplit.py). False when the reading is of a committed ply (nothing done)."""
         split, n = self._split, len(self._plies)
         reading = next((r for r in self._open_readings if r.ply == n and r.fault in ("stuck-closed", "ghost")), None)
         if split is None or reading is None or not isinstance(split.plan, Explanation):
@@ -323,25 +323,42 @@ class SwitchRecovery:
         self._split = split._replace(plan=Explanation(other, True, None), occ=(split.occ - {square}) | {stuck})
         self._move_fault(t, reading.fault, stuck, square)          # chainread.py (ghostread.py ``_ghost_moved``)
         name = self.variant.square_name
-        self._recovered(opened, square, "its switch opened and the board went on without a "
-                                                                "piece there: it was stuck, and works again")
-        white = self.board.turn
-        self._observe("illegal-move", t, (other.origin, other.destination),
-                      f"{plan.text(name=name)} re-read as {other.text(name=name)}", white, self._number,
-                      f"a masked square left two moves possible; {name(square)} opened and the board went on without "
-                      f"a move of a piece from it: its switch was the stuck one (it works again)")
+        self._recovered(opened, square, "its switch opened and the board went on without a piece there: it was "
+                                        "stuck, and works again")
+        why = why or f"{name(square)} opened and the board went on without a move of a piece from it: its switch " \
+                     "was the stuck one (it works again)"
+        self._observe("illegal-move", t, (other.origin, other.destination), f"{plan.text(name=name)} re-read as "
+                      f"{other.text(name=name)}", self.board.turn, self._number,
+                      f"a masked square left two moves possible; {why}")
         return True
 
     def _piece_lands(self, square: int, on: frozenset[int], off: frozenset[int]) -> bool:
         """The piece the game has on ``square`` has a legal move (its side to move) landing on or passing a square
-        of ``on``, or capturing one of ``off``."""
+        of ``on``, or capturing one of ``off``, the other side's move still pending played first: that piece's lift
+        came after it (12-18 no legal move before white's 37-32, a capture due; international game 12 ply 17)."""
         piece = self.board.piece_at(square)
         if piece is None:
             return False
         board: Board = snap(self.board)
+        pending = self._pending_move() if piece[0] != board.turn else None
+        if pending is not None and square not in pending.path + pending.captured:
+            board.push(pending)
+            board = snap(board)
         board.turn = piece[0]
         return any(m.origin == square and (set(m.path[1:]) & on or set(m.captured) & off)
                    for m in self._index(snap(board)).moves)
+
+    def _pending_move(self) -> Move | None:
+        """The mover's move not yet committed: the split's (the opponent's first lift read), else the legal move
+        the turn under way shows exactly (a masked square's opening commits nothing; read without the engine's
+        ``_explain``, whose masked reading opens readings), or None."""
+        split, seg = self._split, self._seg
+        if split is not None or not seg.changes or self._held is not None:
+            plan = None if split is None else split.plan
+            return plan.move if isinstance(plan, Explanation) and plan.legal else None
+        expl = explain(self.board, seg.occ0, self._occ, frozenset(seg.landings), tuple(seg.lift_order), seg.hints,
+                       self._index())
+        return expl.move if expl is not None and expl.legal and expl.exact else None
 
     def _settle_opening(self, t: float, occupied: frozenset[int]) -> None:
         """A frame while a stuck square's opening is pending: the first change of another (unmasked) square tells
