@@ -27,6 +27,7 @@ from vision.fine_look import FineLook
 from vision.frame_look import FrameLook
 from vision.glare_look import GlareField
 from vision.kings import StackReader
+from vision.near_black_look import NearBlackLook
 from vision.near_look import NearLook
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
 from vision.picture_stacks import read_stacks
@@ -144,6 +145,7 @@ class Classifier:
         self.near_look: NearLook | None = None
         self.frame_look: FrameLook | None = None
         self.soft_look: SoftLook | None = None
+        self.near_black_look: NearBlackLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -157,6 +159,7 @@ class Classifier:
             self.near_look = NearLook(self.stacks)  # a doubtful white piece on the rows nearest the camera
             self.frame_look = FrameLook(self.stacks, self._static_padded)  # a king's top over the frame
             self.soft_look = SoftLook(self.fine_look, appearance.soft_bias)  # a dim black piece, smoothed more
+            self.near_black_look = NearBlackLook(self.soft_look)  # a black piece on the nearest rows, smoothed more
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()

@@ -5,7 +5,8 @@ A king is two stacked men (FPD 000 art. 3.1 d, FMJD 002 art. 3.5), told by its h
 neither is looked at again (:meth:`vision.kings.StackReader.read`): the light within the square
 (:mod:`vision.shading`, the second look), glare's white taken off first where glare reaches the piece's window
 (:mod:`vision.glare_look`), then the later looks in their order (:mod:`vision.looks`). On the squares where a king's
-top reaches over the frame the first look leaves the frame's pixels out (:mod:`vision.frame_look`).
+top reaches over the frame the first look leaves the frame's pixels out (:mod:`vision.frame_look`); on the nearest
+rows the first and second looks claim a black piece only past their band (:mod:`vision.near_black_look`).
 """
 
 from __future__ import annotations
@@ -61,9 +62,11 @@ def read_stacks(clf: "Classifier", lab_full: np.ndarray, corrected: np.ndarray, 
         looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
     black = {rc for rc, c in pieces if c == BLACK}
     # the finer looks read the picture as taken (vision.fine_look, vision.soft_look), the others the second's
-    looks += later_looks(clf.fine_look, clf.near_look, clf.frame_look, clf.soft_look,
+    looks += later_looks(clf.fine_look, clf.near_look, clf.frame_look, clf.soft_look, clf.near_black_look,
                          lambda look, doubt: look.see(image, gain_full, clf._classes, doubt), lambda: shaded[0],
                          black, glared)
     frame = clf.frame_look  # on its squares the first look leaves the frame's pixels out (vision.frame_look)
     first = (frame.asks, frame.reader) if frame is not None and frame.covered else None
-    return stacks.read(lab_padded, grey, pieces, clf._static_padded, black=BLACK, again=looks, first=first)
+    # the first and second looks claim a black piece on the nearest rows only past their band (vision.near_black_look)
+    wary = clf.near_black_look.wary if clf.near_black_look is not None else None
+    return stacks.read(lab_padded, grey, pieces, clf._static_padded, black=BLACK, again=looks, first=first, wary=wary)
