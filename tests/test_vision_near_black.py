@@ -3,7 +3,7 @@ art. 3.1 d, FMJD 002 art. 3.5) stands only 2.5-4 pixels beyond a man's and a bla
 brighter than its wall, so the first looks leave black kings "king unknown" and the finer looks are not asked. Where
 every earlier look leaves such a piece unknown, the soft look's window (smoothed more) settles a king alone when its
 fit stands at least 0.30 over its band's middle with the better model at least ``FLOOR`` of its ideal; it never
-settles a man. The first and second looks claim a black piece there only ``WARY`` past their band."""
+settles a man. The first look claims a black piece there only ``WARY`` past its band."""
 
 from __future__ import annotations
 
@@ -65,19 +65,16 @@ def _forced(reader, fit):
     return kept
 
 
-def _read(clf, image, fit=None, first=None):
+def _read(clf, image, fit=None):
     """The reading of ``image``, the near black look's fits forced to ``fit`` (None: it abstains, every fit far on a
-    man's side, which it never settles) and, with ``first``, the first and second looks' fits forced to it."""
+    man's side, which it never settles)."""
     look = clf.near_black_look.reader
     kept = _forced(look, fit or (lambda rc, black: (-5.0, 1.0)))
-    kept_first = _forced(clf.stacks, first) if first is not None else None
     try:
         clf.edge.forget()
         return clf.read(image)
     finally:
         look.fits = kept
-        if kept_first is not None:
-            clf.stacks.fits = kept_first
 
 
 def _near_scenes(v, clf, empty, count: int):
@@ -144,10 +141,11 @@ def test_the_near_black_look_claims_a_king_past_its_band_with_the_quality_floor_
     assert told(middle, 1.0) == (False, "b")
 
 
-def test_the_first_looks_claim_a_black_piece_on_the_nearest_rows_only_past_their_band_portuguese_no_clock(board):
-    """The first and second looks' fits forced just past their band's edges on every piece: a black piece on the
-    nearest rows is left "king unknown" under ``WARY`` past, claimed beyond it; a white piece there, and a black
-    piece farther from the camera, are claimed just past the band as before."""
+def test_the_first_look_claims_a_black_piece_on_the_nearest_rows_only_past_its_band_portuguese_no_clock(board):
+    """The first look's fits forced just past the band's edges on every piece (the later looks' just inside the band
+    on the same side): a black piece on the nearest rows is left "king unknown" under ``WARY`` past, claimed beyond it;
+    a white piece there, and a black piece farther from the camera, are claimed just past the band as before. The
+    second look is not wary: its fit just past the band settles the black piece the first fit left in the band."""
     v, empty, config, _, _ = board
     clf = config.classifier()
     models = clf.stacks.models
@@ -157,20 +155,32 @@ def test_the_first_looks_claim_a_black_piece_on_the_nearest_rows_only_past_their
     pieces = {near[0]: "B", near[1]: "b", near[2]: "W", near[3]: "w", far[0]: "B", far[1]: "b"}
     image = render(position_scene(empty, pieces, SEED * 100 + 99))
 
-    def reading(past: float):
-        def first(rc, black):
-            lo, hi = band(models[rc].shift, black)
-            king = pieces[clf.square_at[rc]] in "WB"
-            return (hi + past if king else lo - past), 1.0
+    def reading(first: float, later: float):
+        """The reading with each piece's first fit ``first`` past the band's edge on its own side (negative: inside
+        it), every later fit of the first reader (the second and glare looks) ``later`` past it."""
+        calls = []
 
-        return _read(clf, image, first=first)
+        def fits(padded, grey, pcs, static=None, black=None):
+            calls.append(len(pcs))  # the reader's first call is the first look's
+            past = first if len(calls) == 1 else later
+            edges = [band(models[rc].shift, c == black) for rc, c in pcs]
+            z = [hi + past if pieces[clf.square_at[rc]] in "WB" else lo - past for (rc, _), (lo, hi) in zip(pcs, edges)]
+            return np.array(z, float), np.ones(len(pcs))
+
+        clf.stacks.fits = fits
+        try:
+            return _read(clf, image)
+        finally:
+            del clf.stacks.fits
 
     for past in (WARY - 0.01, WARY + 0.01):
-        read = reading(past)
+        read = reading(past, -0.01)
         for s, code in pieces.items():
             wary = code in "bB" and s in near and past < WARY
             assert (s in read.unknown) == wary, (past, s, code)
             assert wary or read.squares[s] == code, (past, s, code)
+    read = reading(-0.01, 0.01)  # the first fit in the band, on the piece's side; the second look's just past it
+    assert not read.unknown and all(read.squares[s] == code for s, code in pieces.items())
 
 
 def test_a_black_man_the_look_fits_over_its_band_under_the_floor_is_no_king_portuguese_no_clock():

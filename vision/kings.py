@@ -444,8 +444,8 @@ class StackReader:
         first one was (for a look with ``own_lean``, its own reader's fit of the first view against its own band's
         middle). ``first``, when given, (squares, reader): on those squares that reader fits the first view in this
         one's place (:mod:`vision.frame_look`: the frame's pixels left out where a king's top reaches over them).
-        ``wary(rc, black)``, when given, how far past its band this reader's fit of a piece on ``rc`` must lie to
-        settle it (:mod:`vision.near_black_look`: a black piece on the nearest rows)."""
+        ``wary(rc, black)``, when given, how far past its band the first fit of a piece on ``rc`` must lie to settle
+        it (:mod:`vision.near_black_look`: a black piece on the nearest rows); the looks after it are not wary."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)  # (every piece: its neighbours' reach known)
@@ -467,7 +467,7 @@ class StackReader:
             lean = (reader.fits(padded, grey, doubt, frame, black)[0] if look.own_lean
                     else [out[rc][0] for rc, _ in doubt])
             for (rc, c), v, q, first in zip(doubt, z, quality, lean):
-                closer = reader._judge(rc, c == black, v, q, past[rc] if reader is self else 0.0)
+                closer = reader._judge(rc, c == black, v, q)
                 # the looks must agree: the first fit (every fit so far, ``unanimous``) leaned to the side the new
                 # one settles; with ``own_lean`` the look's own fit of the first view, against its own band's middle
                 edges = reader.band_at(rc, c == black) if look.own_lean else band(self.models[rc].shift, c == black)

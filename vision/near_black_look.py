@@ -14,9 +14,10 @@ to) where its fit stands at least the soft band's half-width (``0.30``) over the
 fits at least ``FLOOR`` of its ideal; it never settles a man (``StackReader.men``: a man left unknown costs nothing,
 the rules give his stack).
 
-The first and second looks, for their part, are wary on those squares (``WARY``, :meth:`vision.kings.StackReader.read`'s
-``wary``): a black piece's fit must lie that far past their band to be claimed there, where the wrong claims of the
-black pieces on the nearest rows stood just past it.
+The first look, for its part, is wary on those squares (``WARY``, :meth:`vision.kings.StackReader.read`'s ``wary``):
+a black piece's first fit must lie that far past the band to be claimed there, where the first look's wrong claims of
+black pieces on the nearest rows stood just past it (dev seeds: a man said king 0.009 past, a king said man 0.016
+past). The looks after it are not: the second look's claims that close to the band there were all right.
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ __all__ = ["NearBlackLook", "FLOOR", "WARY"]
 
 #: the least share of its own ideal the better model must score (the soft look's floor: 0.78) for a king's claim
 FLOOR = 0.88
-#: how far past the first band a black piece's fit on the nearest rows must lie for the first and second looks to
-#: claim it
+#: how far past the first band a black piece's first fit on the nearest rows must lie for the first look to claim it
 WARY = 0.03
 
 
@@ -62,8 +62,8 @@ class NearBlackLook:
         return self.soft.fine.coarse.models[rc].shift < MIN_SHIFT
 
     def wary(self, rc: tuple[int, int], black: bool) -> float:
-        """How far past the first band the first and second looks' fit of a piece on ``rc`` must lie to claim it
-        (``WARY`` for a black piece on this look's squares, else 0)."""
+        """How far past the first band the first look's fit of a piece on ``rc`` must lie to claim it (``WARY`` for a
+        black piece on this look's squares, else 0)."""
         return WARY if black and self.asks(rc) else 0.0
 
     def see(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],

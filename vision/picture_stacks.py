@@ -6,7 +6,7 @@ neither is looked at again (:meth:`vision.kings.StackReader.read`): the light wi
 (:mod:`vision.shading`, the second look), glare's white taken off first where glare reaches the piece's window
 (:mod:`vision.glare_look`), then the later looks in their order (:mod:`vision.looks`). On the squares where a king's
 top reaches over the frame the first look leaves the frame's pixels out (:mod:`vision.frame_look`); on the nearest
-rows the first and second looks claim a black piece only past their band (:mod:`vision.near_black_look`).
+rows the first look claims a black piece only past its band (:mod:`vision.near_black_look`).
 """
 
 from __future__ import annotations
@@ -67,6 +67,6 @@ def read_stacks(clf: "Classifier", lab_full: np.ndarray, corrected: np.ndarray, 
                          black, glared)
     frame = clf.frame_look  # on its squares the first look leaves the frame's pixels out (vision.frame_look)
     first = (frame.asks, frame.reader) if frame is not None and frame.covered else None
-    # the first and second looks claim a black piece on the nearest rows only past their band (vision.near_black_look)
+    # the first look claims a black piece on the nearest rows only past its band (vision.near_black_look)
     wary = clf.near_black_look.wary if clf.near_black_look is not None else None
     return stacks.read(lab_padded, grey, pieces, clf._static_padded, black=BLACK, again=looks, first=first, wary=wary)
