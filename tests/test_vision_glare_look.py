@@ -68,8 +68,9 @@ def test_looks_are_tried_in_turn_and_only_where_they_see_anew_portuguese(board):
     seen = []
     original = reader.read
 
-    def spy(padded, grey, pcs, static=None, black=None, again=None, first=None):
-        seen.append(original(padded, grey, pcs, static, black, [Look(blind, lambda rc: False)] + list(again), first))
+    def spy(padded, grey, pcs, static=None, black=None, again=None, first=None, wary=None):
+        seen.append(original(padded, grey, pcs, static, black, [Look(blind, lambda rc: False)] + list(again), first,
+                             wary))
         return seen[-1]
 
     reader.read = spy

@@ -17,29 +17,28 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
 
 import cv2
 import numpy as np
 
 from rig.variants import Variant
-from vision.colour import CLIPPED, AddedWhite, features
+from vision.colour import BLACK, CLASSES, CLIPPED, DARK, LIGHT, UNEXPLAINED, WHITE, AddedWhite, features
 from vision.fine_look import FineLook
 from vision.frame_look import FrameLook
 from vision.glare_look import GlareField
-from vision.kings import Look, StackReader
-from vision.looks import later_looks
+from vision.kings import StackReader
+from vision.near_black_look import NearBlackLook
 from vision.near_look import NearLook
 from vision.occlusion import EDGE_SQUARES, BandCue, ClippedCue, EdgeWatch, SkinCue, piece_reach
+from vision.picture_stacks import read_stacks
 from vision.pose import CameraPose
 from vision.shading import FineLight
 from vision.soft_look import SoftLook
 from vision import stats
 
-__all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES"]
+__all__ = ["Reading", "Appearance", "Classifier", "features", "CLASSES", "LIGHT", "DARK", "WHITE", "BLACK",
+           "UNEXPLAINED"]
 
-CLASSES = ("light", "dark", "white", "black")
-LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
 LIGHT_CHANGE = 1.1  # |log gain| (or 4 x |log tint| of a channel) past which the board is not just lit otherwise
 UNEXPLAINED_D2 = 18.0  # squared normalised distance beyond which a pixel is like no class
 RIM = 3  # pixels around a piece's colour whose unexplained colour is the blur of its edge, not a hand
@@ -146,6 +145,7 @@ class Classifier:
         self.near_look: NearLook | None = None
         self.frame_look: FrameLook | None = None
         self.soft_look: SoftLook | None = None
+        self.near_black_look: NearBlackLook | None = None
         self._unreachable: np.ndarray | None = None
         self._static_padded: np.ndarray | None = None
         if appearance is not None and appearance.pose is not None and appearance.piece[1] > 0:
@@ -159,6 +159,7 @@ class Classifier:
             self.near_look = NearLook(self.stacks)  # a doubtful white piece on the rows nearest the camera
             self.frame_look = FrameLook(self.stacks, self._static_padded)  # a king's top over the frame
             self.soft_look = SoftLook(self.fine_look, appearance.soft_bias)  # a dim black piece, smoothed more
+            self.near_black_look = NearBlackLook(self.soft_look)  # a black piece on the nearest rows, smoothed more
             # light squares' pixels that no piece on the board can cover, seen from this camera; not the board's
             # outer edge (the frame's colour there after a pixel of misregistration, blur, JPEG)
             self._unreachable = np.kron(~self.dark, np.ones((px, px), bool)) & ~self.stacks.reach()
@@ -448,48 +449,12 @@ class Classifier:
                 gain_full: np.ndarray, image: np.ndarray) -> tuple[dict[int, float], frozenset]:
         """Man or king on every occupied square (``squares`` upper-cased where the fit says a king), and the
         squares whose stack the view cannot tell (every one when the calibration found no square that can):
-        their code is the colour's man, ``unknown`` says it is not known."""
+        their code is the colour's man, ``unknown`` says it is not known (:func:`vision.picture_stacks.read_stacks`)."""
         if self.stacks is None or not self.appearance.kings or not pieces:
             return {}, frozenset(squares)
-        grey = self.stacks.padded(cv2.cvtColor(corrected, cv2.COLOR_BGR2GRAY), 0)
-        lab_padded = self.stacks.padded(lab_full)
-        shaded: list = []  # the second look's view, kept for the near look
-
-        def closer(doubt, glare: bool = False) -> tuple[np.ndarray, np.ndarray]:
-            """The light within a square (vision.shading); with ``glare``, glare's white taken off first
-            (vision.glare_look: left on, the light squares read it as more light)."""
-            lab2, grey2 = lab_padded.copy(), grey.copy()
-            b = self.stacks.border
-            boxes = self.stacks.boxes(doubt)
-            plain, lab_plain = corrected, lab_full
-            if glare:
-                plain, lab_plain = self._glare_field.without(corrected, lab_full, gain_full, self._glare, boxes,
-                                                             self._classes)
-            for box in boxes:
-                relit, (ys, xs) = self._fine.relit(plain, lab_plain, LIGHT, (WHITE, BLACK), box)
-                at = (slice(ys.start + b, ys.stop + b), slice(xs.start + b, xs.stop + b))
-                lab2[at] = self._classes(relit)
-                grey2[at] = cv2.cvtColor(relit, cv2.COLOR_BGR2GRAY)
-            shaded.extend([] if glare else [(lab2, grey2)])
-            return lab2, grey2
-
-        looks = [Look(closer)]
-        glared: Callable[[tuple[int, int]], bool] = lambda rc: False  # noqa: E731
-        if self._glare.any():  # a third look where glare reaches a doubtful piece's window
-            white = self._glare_field.field(self._glare)
-            glared = lambda rc: self._glare_field.reaches(white, self.stacks.boxes([rc])[0])  # noqa: E731
-            looks.append(Look(lambda doubt: closer(doubt, glare=True), glared))
-        black = {rc for rc, c in pieces if c == BLACK}
-        # the finer looks read the picture as taken (vision.fine_look, vision.soft_look), the others the second's
-        looks += later_looks(self.fine_look, self.near_look, self.frame_look, self.soft_look,
-                             lambda look, doubt: look.see(image, gain_full, self._classes, doubt), lambda: shaded[0],
-                             black, glared)
-        frame = self.frame_look  # on its squares the first look leaves the frame's pixels out (vision.frame_look)
-        first = (frame.asks, frame.reader) if frame is not None and frame.covered else None
-        fits = self.stacks.read(lab_padded, grey, pieces, self._static_padded, black=BLACK, again=looks, first=first)
         stack: dict[int, float] = {}
         unknown = set()
-        for rc, (z, known, king) in fits.items():
+        for rc, (z, known, king) in read_stacks(self, lab_full, corrected, pieces, gain_full, image).items():
             sq = self.square_at[rc]
             stack[sq] = z
             if not known:

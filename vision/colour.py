@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["features", "AddedWhite", "CLIPPED"]
+__all__ = ["features", "AddedWhite", "CLIPPED", "CLASSES", "LIGHT", "DARK", "WHITE", "BLACK", "UNEXPLAINED"]
 
+#: the classes a pixel is read as (:class:`vision.classify.Classifier`), and their codes; UNEXPLAINED: like none
+CLASSES = ("light", "dark", "white", "black")
+LIGHT, DARK, WHITE, BLACK, UNEXPLAINED = 0, 1, 2, 3, 4
 CLIPPED = 238.0  # a channel this bright may be clipped: its colour is no evidence of light or hue
 
 

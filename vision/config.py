@@ -100,6 +100,8 @@ class CameraConfig:
             _ = clf.frame_look.reader  # the frame look's ideal windows measured now, not on a picture
         if clf.soft_look is not None and self.appearance.kings:
             _ = clf.soft_look.reader  # the soft look's (the finer look's templates, its own bias)
+        if clf.near_black_look is not None and self.appearance.kings:
+            _ = clf.near_black_look.reader  # the soft look's, claiming kings only
         return clf
 
     def to_dict(self) -> dict:

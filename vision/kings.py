@@ -85,6 +85,9 @@ class Look:
     #: whether every fit of the piece so far (the first and each earlier look's, each against its own band's middle)
     #: must have leaned to the side this look settles, not the first alone (:mod:`vision.soft_look`)
     unanimous: bool = False
+    #: whether this look settles on its own fit alone, whatever side the earlier fits leaned to (a reader that claims
+    #: only kings, and only far clear of its band: :mod:`vision.near_black_look`)
+    alone: bool = False
 
 
 def band(shift: float, black: bool, bands=BAND) -> tuple[float, float]:
@@ -192,6 +195,7 @@ class StackReader:
         self.fine, self.bands, self.floor = fine, bands, floor
         #: whether the frame pixels given as ``static`` say nothing (0) rather than "no piece" (-1) in a window
         self.frame_unseen = False
+        self.men = True  #: whether a fit of this reader may settle a man (False: kings only, vision.near_black_look)
         self.squares = list(squares)
         self.index = {rc: i for i, rc in enumerate(self.squares)}
         far = max(np.hypot(*(np.array(pose.seen_at(x, y, 2 * height)) - (x, y))) for x in (0, n) for y in (0, n))
@@ -426,7 +430,8 @@ class StackReader:
 
     def read(self, padded: np.ndarray, grey: np.ndarray, pieces, static: np.ndarray | None = None,
              black: int | None = None, again: Callable | Sequence[Look] | None = None,
-             first: "tuple[Callable[[tuple[int, int]], bool], StackReader] | None" = None) -> dict:
+             first: "tuple[Callable[[tuple[int, int]], bool], StackReader] | None" = None,
+             wary: Callable[[tuple[int, int], bool], float] | None = None) -> dict:
         """(row, col) -> (z, known, king) for ``pieces`` ((row, col), colour class): the fit on the man (-1) ..
         king (+1) scale; whether it says which (the square allows it, the fit is clear of the band between the
         models, and the better model fits the piece: a glare or a shadow of the piece's colour beside it fits
@@ -438,14 +443,17 @@ class StackReader:
         judged the same way, and settled where the new fit is clear and on the side of the band's middle the
         first one was (for a look with ``own_lean``, its own reader's fit of the first view against its own band's
         middle). ``first``, when given, (squares, reader): on those squares that reader fits the first view in this
-        one's place (:mod:`vision.frame_look`: the frame's pixels left out where a king's top reaches over them)."""
+        one's place (:mod:`vision.frame_look`: the frame's pixels left out where a king's top reaches over them).
+        ``wary(rc, black)``, when given, how far past its band the first fit of a piece on ``rc`` must lie to settle
+        it (:mod:`vision.near_black_look`: a black piece on the nearest rows); the looks after it are not wary."""
         if not pieces:
             return {}
         z, quality = self.fits(padded, grey, pieces, static, black)  # (every piece: its neighbours' reach known)
         theirs = [i for i, (rc, _) in enumerate(pieces) if first is not None and first[0](rc)]
         if first is not None and theirs:
             z[theirs], quality[theirs] = first[1].fits(padded, grey, [pieces[i] for i in theirs], static, black)
-        out = {rc: self._judge(rc, c == black, v, q) for (rc, c), v, q in zip(pieces, z, quality)}
+        past = {rc: 0.0 if wary is None else wary(rc, c == black) for rc, c in pieces}
+        out = {rc: self._judge(rc, c == black, v, q, past[rc]) for (rc, c), v, q in zip(pieces, z, quality)}
         # the side of the band's middle each fit of a piece leaned to (a king True), the first and every look's
         leaned = {rc: [v >= sum(self.band_at(rc, c == black)) / 2] for (rc, c), v in zip(pieces, z)}
         for look in (() if again is None else (Look(again),) if callable(again) else again):
@@ -463,7 +471,7 @@ class StackReader:
                 # the looks must agree: the first fit (every fit so far, ``unanimous``) leaned to the side the new
                 # one settles; with ``own_lean`` the look's own fit of the first view, against its own band's middle
                 edges = reader.band_at(rc, c == black) if look.own_lean else band(self.models[rc].shift, c == black)
-                sides = leaned[rc] if look.unanimous else [first >= sum(edges) / 2]
+                sides = [] if look.alone else leaned[rc] if look.unanimous else [first >= sum(edges) / 2]
                 if closer[1] and all(closer[2] == side for side in sides):
                     out[rc] = closer
                 leaned[rc].append(v >= sum(reader.band_at(rc, c == black)) / 2)
@@ -480,8 +488,10 @@ class StackReader:
         """This reader's band (:func:`band`) on square ``rc``, its shift in the top view's pixels."""
         return band(self.models[rc].shift / self.fine, black, self.bands)
 
-    def _judge(self, rc: tuple[int, int], black: bool, z: float, quality: float) -> tuple[float, bool, bool]:
-        """(z, known, king) of one piece's fit ``z`` and ``quality`` (see :meth:`read`)."""
+    def _judge(self, rc: tuple[int, int], black: bool, z: float, quality: float, past: float = 0.0
+               ) -> tuple[float, bool, bool]:
+        """(z, known, king) of one piece's fit ``z`` and ``quality`` (see :meth:`read`), a claim ``past`` beyond the
+        band."""
         man_at, king_at = self.band_at(rc, black)
-        clear = (z <= man_at or z >= king_at) and quality >= self.floor[int(black)]
+        clear = ((z <= man_at - past and self.men) or z >= king_at + past) and quality >= self.floor[int(black)]
         return float(z), self.allows(rc) and clear, z >= king_at

@@ -6,10 +6,11 @@ each of these in turn, each only on its own squares and never where glare reache
 brightens a piece's top and wall alike): a black piece at twice the resolution (:mod:`vision.fine_look`), a white
 piece on the rows nearest the camera (:mod:`vision.near_look`), a piece whose king's top reaches over the frame
 (:mod:`vision.frame_look`), a dim black piece on the middle rows, the finer window smoothed more
-(:mod:`vision.soft_look`). Like every look, each settles a piece only where its fit agrees with the first; the near
-and frame looks judge the first view by their own reader and band (``Look.own_lean``: the first band's middle or the
-frame's pixels are what they correct), the last only where every fit of the piece so far agrees
-(``Look.unanimous``).
+(:mod:`vision.soft_look`), a black piece on the rows nearest the camera, the soft look's window
+(:mod:`vision.near_black_look`). Like every look, each settles a piece only where its fit agrees with the first;
+the near and frame looks judge the first view by their own reader and band (``Look.own_lean``: the first band's
+middle or the frame's pixels are what they correct), the soft look only where every fit of the piece so far agrees
+(``Look.unanimous``), and the near black look alone (``Look.alone``: it claims only kings, far clear of its band).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from vision.fine_look import FineLook
 from vision.frame_look import FrameLook
 from vision.kings import Look
+from vision.near_black_look import NearBlackLook
 from vision.near_look import NearLook
 from vision.soft_look import SoftLook
 
@@ -31,8 +33,8 @@ View = tuple[np.ndarray, np.ndarray]
 
 
 def later_looks(fine: FineLook | None, near: NearLook | None, frame: FrameLook | None, soft: SoftLook | None,
-                finer: Callable[[FineLook | SoftLook, list], View], shaded: Callable[[], View], black: set[Square],
-                glared: Callable[[Square], bool]) -> list[Look]:
+                near_black: NearBlackLook | None, finer: Callable[[FineLook | SoftLook | NearBlackLook, list], View],
+                shaded: Callable[[], View], black: set[Square], glared: Callable[[Square], bool]) -> list[Look]:
     """The later looks of one picture: ``finer(look, squares)`` a finer look's view of the picture on those squares,
     ``shaded()`` the second look's view (the light within the square), ``black`` the squares of the black pieces,
     ``glared(rc)`` whether glare reaches a square's window."""
@@ -49,4 +51,8 @@ def later_looks(fine: FineLook | None, near: NearLook | None, frame: FrameLook |
     if black and fine is not None and soft is not None:  # the finer window smoothed more: with the finer look only
         looks.append(Look(lambda doubt: finer(soft, doubt), lambda rc: rc in black and soft.asks(rc) and not glared(rc),
                           lambda: soft.reader, unanimous=True))
+    if black and near_black is not None:  # the soft look's window on the nearest rows: a king far clear, alone
+        looks.append(Look(lambda doubt: finer(near_black, doubt),
+                          lambda rc: rc in black and near_black.asks(rc) and not glared(rc), lambda: near_black.reader,
+                          alone=True))
     return looks
