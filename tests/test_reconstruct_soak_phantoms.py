@@ -22,14 +22,19 @@ def _read_events(s, events) -> Reconstructor:
     return engine
 
 
+def _soak_case(variant: str, total: int, plies: int, seed: int, clock: bool, inject: list[str], ply: int):
+    """The soak's session ``seed`` on the hard model, its game cut to ``plies`` of ``total``, and the neighbour
+    phantom of ply ``ply``."""
+    moves = random_game(variant, total, f"soak:{seed}")
+    s = simulate_game(variant, moves[:plies], seed=seed, clock=clock, inject=inject, model=HumanModel.hard())
+    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == ply)
+    return s, phantom
+
+
 def _phantom_pass_case():
     """Portuguese, hard hands, clock (soak H14-1, cut): white presses without a move, then black's 18-14; a
     neighbour phantom closes 13 3 ms before 18's lift and opens 85 ms later."""
-    moves = random_game("portuguese", 15, "soak:14003090")
-    s = simulate_game("portuguese", moves[:14], seed=14003090, clock=True,
-                      inject=["clock-without-move@1", "clock-without-move@12"], model=HumanModel.hard())
-    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 13)
-    return s, phantom
+    return _soak_case("portuguese", 15, 14, 14003090, True, ["clock-without-move@1", "clock-without-move@12"], 13)
 
 
 def test_phantom_before_the_reply_after_a_pass_names_no_stuck_origin_portuguese_with_clock():
@@ -63,11 +68,7 @@ def _phantom_move_after_pass_case():
     """Brazilian, hard hands, clock (soak 15000724, cut): black presses without a move, then white's b2-a3; a
     neighbour phantom closes c3 58 ms before white's press and opens 8 ms after it, and a3 closes under a slow
     magnet 127 ms after the press."""
-    moves = random_game("brazilian", 35, "soak:15000724")
-    s = simulate_game("brazilian", moves[:25], seed=15000724, clock=True,
-                      inject=["clock-without-move@23", "touched-piece-not-moved@14"], model=HumanModel.hard())
-    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 24)
-    return s, phantom
+    return _soak_case("brazilian", 35, 25, 15000724, True, ["clock-without-move@23", "touched-piece-not-moved@14"], 24)
 
 
 def test_move_after_a_pass_shown_by_a_phantom_waits_for_its_slow_landing_brazilian_with_clock():
@@ -97,11 +98,7 @@ def _phantom_beside_an_own_removal_case():
     """Brazilian, hard hands, no clock (soak 17000644, cut): white's b2-a3, then white takes his own g1 off
     (own-piece-removed); a neighbour phantom closes h2 12 ms before black's lift of h4 is confirmed and opens 100 ms
     after closing; black's h4-g3 lands under a slow magnet, then white's a3xc5."""
-    moves = random_game("brazilian", 35, "soak:17000644")
-    s = simulate_game("brazilian", moves[:15], seed=17000644, clock=False,
-                      inject=["own-piece-removed@12", "two-moves@4"], model=HumanModel.hard())
-    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 13)
-    return s, phantom
+    return _soak_case("brazilian", 35, 15, 17000644, False, ["own-piece-removed@12", "two-moves@4"], 13)
 
 
 def test_phantom_on_the_square_a_second_move_lands_on_waits_for_its_opening_brazilian_no_clock():
@@ -144,10 +141,7 @@ def _phantom_on_a_captured_square_case():
     """Brazilian, hard hands, no clock (soak 19000402, cut): white's flown capture d4xb6 takes c7, e7 and e5; white
     takes c7 off, then e7 and e5 at once; a neighbour phantom closes c7 13 ms before black's lift of a7 is confirmed
     and opens 50 ms after closing; then black's a7xc5."""
-    moves = random_game("brazilian", 76, "soak:19000402")
-    s = simulate_game("brazilian", moves[:35], seed=19000402, clock=False, model=HumanModel.hard())
-    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 33)
-    return s, phantom
+    return _soak_case("brazilian", 76, 35, 19000402, False, [], 33)
 
 
 def test_phantom_on_a_captured_piece_square_waits_for_its_opening_brazilian_no_clock():
@@ -179,11 +173,7 @@ def _phantom_after_a_second_move_case():
     """Brazilian, hard hands, clock (soak 19000255, cut): black's c7-d6, his press, then his e3-f2 (two-moves); a
     neighbour phantom closes b6 5 ms before white's lift of b8 is confirmed and opens 114 ms after closing; then
     white's king b8xe5 (its landing under a slow magnet) and black's f4xd6."""
-    moves = random_game("brazilian", 113, "soak:19000255")
-    s = simulate_game("brazilian", moves[:46], seed=19000255, clock=True, inject=["two-moves@43"],
-                      model=HumanModel.hard())
-    phantom = next(q for q in s.behaviours if q.kind == "neighbour-phantom" and q.ply == 44)
-    return s, phantom
+    return _soak_case("brazilian", 113, 46, 19000255, True, ["two-moves@43"], 44)
 
 
 def test_phantom_before_the_lift_after_a_second_move_is_left_out_brazilian_with_clock():

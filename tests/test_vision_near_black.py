@@ -8,7 +8,6 @@ settles a man. The first look claims a black piece there only ``WARY`` past its 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -24,7 +23,7 @@ from vision.render import SIDES, render
 from vision.soft_look import SOFT_BAND
 from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import _bench_vision, look_settled
+from tests.vision_helpers import _bench_vision, dim_black_scenes, look_settled
 
 #: the bench's board 6 of seed 11 (bench_vision.py: a Portuguese board with markers, white at the top of the picture)
 #: and its still position 6, where the black king on square 27 (the nearest rows) is left "king unknown" by every
@@ -78,17 +77,9 @@ def _read(clf, image, fit=None):
 
 
 def _near_scenes(v, clf, empty, count: int):
-    """Black kings and men on the rows nearest the camera, a few white pieces elsewhere, in dim light (0.65), JPEG 70,
-    no glare (where the earlier looks leave such pieces unknown): each scene's pieces and picture."""
-    rng = random.Random(SEED)
+    """Black kings and men on the rows nearest the camera, a few white pieces elsewhere, dim (``dim_black_scenes``)."""
     near = [sq for rc, sq in clf.square_at.items() if clf.near_black_look.asks(rc)]
-    for k in range(count):
-        pieces = {s: rng.choice("bbBB") for s in rng.sample(near, min(len(near), 8))}
-        rest = [s for s in range(1, v.squares + 1) if s not in pieces]
-        pieces.update({s: rng.choice("wW") for s in rng.sample(rest, 6)})
-        scene = position_scene(empty, pieces, SEED * 100 + k)
-        scene = replace(scene, light=replace(scene.light, level=0.65, noise=3.0, jpeg=70, glare=None))
-        yield k, pieces, render(scene)
+    return dim_black_scenes(v, empty, near, SEED, count, blacks=8, kinds="bbBB", whites=6)
 
 
 def test_the_near_black_look_settles_black_kings_on_the_nearest_rows_only_kings_portuguese_no_clock(board):

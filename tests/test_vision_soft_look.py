@@ -6,7 +6,6 @@ own; it abstains where that band says neither."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import cv2
@@ -22,9 +21,9 @@ from vision.kings import BIAS_MAX
 from vision.kings_calibration import soft_bias
 from vision.render import render
 from vision.soft_look import SOFT, SOFT_BAND, SOFT_LOWER
-from vision.testset import calibration_pictures, position_scene
+from vision.testset import calibration_pictures
 
-from tests.vision_helpers import look_settled, reads_without
+from tests.vision_helpers import dim_black_scenes, look_settled, reads_without
 
 SEED = 5713
 SCENES = 12
@@ -39,17 +38,10 @@ def board():
 
 
 def _dim_scenes(v, clf, empty, seed: int, count: int):
-    """Black kings and men on the soft look's squares (the middle rows), a few white pieces elsewhere, in dim light
-    (0.65), JPEG 70, no glare: each scene's pieces and picture."""
-    rng = random.Random(seed)
+    """Black kings and men on the soft look's squares (the middle rows), a few white pieces elsewhere, dim
+    (``dim_black_scenes``)."""
     middle = [sq for rc, sq in clf.square_at.items() if clf.soft_look.asks(rc)]
-    for k in range(count):
-        pieces = {s: rng.choice("bBBB") for s in rng.sample(middle, 16)}
-        rest = [s for s in range(1, v.squares + 1) if s not in pieces]
-        pieces.update({s: rng.choice("wW") for s in rng.sample(rest, 8)})
-        scene = position_scene(empty, pieces, seed * 100 + k)
-        scene = replace(scene, light=replace(scene.light, level=0.65, noise=3.0, jpeg=70, glare=None))
-        yield k, pieces, render(scene)
+    return dim_black_scenes(v, empty, middle, seed, count, blacks=16, kinds="bBBB", whites=8)
 
 
 def test_the_soft_look_tells_dim_black_kings_the_others_leave_unknown_international_no_clock(board):

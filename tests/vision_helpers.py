@@ -4,7 +4,9 @@ replays exactly the pictures the bench reads."""
 from __future__ import annotations
 
 import os
+import random
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 
 from calibration.camera import calibrate_camera
@@ -12,7 +14,7 @@ from rig.simulate.games import load_pdn_game
 from rig.variants import get_variant
 from vision.config import CameraConfig
 from vision.render import SIDES, render
-from vision.testset import Picture, calibration_pictures, game_pictures
+from vision.testset import Picture, calibration_pictures, game_pictures, position_scene
 
 from tests.bench_helpers import load_bench
 
@@ -164,3 +166,17 @@ def assert_own_lean_look_settles_by_its_band(clf, look: str, image, square: int,
         unknown, squares = told(z, z)
         assert square not in unknown and squares[square] == (king if is_king else man)
         assert square in told(z, mid + (-0.05 if is_king else 0.05))[0]  # the first view leaned the other way
+
+
+def dim_black_scenes(v, empty, squares: list[int], seed: int, count: int, blacks: int, kinds: str, whites: int):
+    """Scenes of ``blacks`` black pieces (drawn from ``kinds``) on ``squares`` and ``whites`` white pieces elsewhere,
+    in dim light (0.65), JPEG 70, no glare (where the earlier looks leave black pieces "king unknown"): each scene's
+    index, pieces and picture."""
+    rng = random.Random(seed)
+    for k in range(count):
+        pieces = {s: rng.choice(kinds) for s in rng.sample(squares, min(len(squares), blacks))}
+        rest = [s for s in range(1, v.squares + 1) if s not in pieces]
+        pieces.update({s: rng.choice("wW") for s in rng.sample(rest, whites)})
+        scene = position_scene(empty, pieces, seed * 100 + k)
+        scene = replace(scene, light=replace(scene.light, level=0.65, noise=3.0, jpeg=70, glare=None))
+        yield k, pieces, render(scene)
