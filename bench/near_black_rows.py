@@ -4,6 +4,7 @@ unknown" and claimed wrong (vision27, docs/camera.md "Black pieces on the neares
 
     .venv/bin/python bench/near_black_rows.py dump SEED FILE.jsonl [BOARDS POSITIONS]
     .venv/bin/python bench/near_black_rows.py count FILE.jsonl ...
+    .venv/bin/python bench/near_black_rows.py          # (./dev bench) dev seed 11, 12 x 25, dumped and counted
 
 ``dump`` reads the seed's still positions (bench_vision's boards and draws, ``BOARDS`` x ``POSITIONS``, 12 x 25 by
 default) and writes, for every black piece on those rows read in its right colour on a hand-free picture: the
@@ -19,6 +20,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 from collections import Counter
 
 import cv2
@@ -113,5 +115,9 @@ if __name__ == "__main__":
         dump(int(sys.argv[2]), sys.argv[3], *map(int, sys.argv[4:6]))
     elif sys.argv[1:2] == ["count"]:
         count(sys.argv[2:])
+    elif not sys.argv[1:]:
+        with tempfile.TemporaryDirectory() as tmp:
+            dump(11, os.path.join(tmp, "nb11.jsonl"))
+            count([os.path.join(tmp, "nb11.jsonl")])
     else:
         sys.exit(__doc__)
