@@ -137,6 +137,24 @@ class Board:
         b._legal, b._legal_key = self._legal, self._legal_key
         return b
 
+    def position_copy(self) -> "Board":
+        """The position without its history: ``copy()`` then ``clear_stack()`` (``initial_fen`` kept), without
+        copying the stacks first.
+
+        >>> b = Board("portuguese")
+        >>> b.push(b.legal_moves[0]); p = b.position_copy()
+        >>> (p.key() == b.key(), len(p.move_stack), p.initial_fen == b.initial_fen)
+        (True, 0, True)
+        """
+        b = Board.__new__(Board)
+        b.variant, b._g = self.variant, self._g
+        b.wm, b.wk, b.bm, b.bk, b.turn = self.wm, self.wk, self.bm, self.bk, self.turn
+        b.move_stack = []
+        b._stack = []
+        b.initial_fen = self.initial_fen
+        b._legal, b._legal_key = self._legal, self._legal_key
+        return b
+
     def clear_stack(self) -> None:
         """Forget the moves played; the position (and ``initial_fen``) stays, as python-chess's ``clear_stack``.
 

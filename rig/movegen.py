@@ -163,7 +163,7 @@ def _select(chains: list[tuple], men: int, opp_kings: int, quality: bool,
             if key in seen:
                 continue
             seen.add(key)
-        promotes = bool((men >> frm) & 1 and (promo >> to) & 1)
+        promotes = ((men >> frm) & 1) != 0 and ((promo >> to) & 1) != 0
         out.append((frm, to, capmask, promotes, path, caps))
     return out
 
@@ -195,7 +195,7 @@ def generate(g: Geometry, wm: int, wk: int, bm: int, bk: int, white: bool,
             low = targets & -targets
             targets ^= low
             to = low.bit_length() - 1
-            out.append((to + s, to, 0, bool(promo & low), None, None))
+            out.append((to + s, to, 0, (promo & low) != 0, None, None))
     if kings:
         ray_masks = g.ray_masks
         while kings:

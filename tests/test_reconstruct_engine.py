@@ -160,3 +160,25 @@ def test_arbiter_accepts_and_sets_the_result():
 def test_settings_thresholds_are_named_with_defaults():
     s = Settings()
     assert (s.bounce_s, s.touch_s, s.stable_s, s.use_clock) == (0.05, 0.15, 2.0, None)
+
+
+def test_segment_starts_empty_and_owns_its_evidence():
+    """A turn's segment begins with no evidence, and each segment has its own containers (the engine builds
+    one per commit with a plain ``__init__``: no evidence may leak from one turn into the next)."""
+    from rig.reconstruct.occupancy import SquareChange
+    from rig.reconstruct.state import Segment
+
+    occ = frozenset({1, 2, 3})
+    first, second = Segment(1.5, occ, pieces={1: "w"}), Segment(2.0, occ)
+    assert (first.t0, first.occ0, first.pieces, second.pieces) == (1.5, occ, {1: "w"}, None)
+    assert (first.last_change, first.last_own_lift) == (None, None)
+    first.changes.append(SquareChange(1.6, 1, True))
+    first.lifted_at[1] = 1.6
+    first.placed_at[4] = 1.7
+    first.touches.append((2, 1.6, 1.7))
+    first.landings[4] = 0.1
+    first.lift_order.append(1)
+    first.hints[4] = 1
+    assert second == Segment(2.0, occ)
+    for name in ("changes", "lifted_at", "placed_at", "touches", "landings", "lift_order", "hints"):
+        assert getattr(second, name) == type(getattr(first, name))(), name

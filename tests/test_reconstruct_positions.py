@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rig.board import Board
-from rig.reconstruct.fenwriter import FenWriter
+from rig.geometry import geometry
+from rig.reconstruct.fenwriter import FenWriter, _byte_squares
 from rig.reconstruct.matcher import PositionIndex, capture_sequences
 from rig.simulate import random_game
 from rig.variants import get_variant
@@ -34,6 +35,20 @@ def test_fen_writer_follows_games(variant):
         for board in _game_boards(variant, seed):
             assert writer.fen(board) == board.fen()
             assert writer.fen(board) == board.fen()     # the kept parts read the same
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_byte_squares_table(variant):
+    """Each byte of each chunk of a bitboard gives the squares of its set bits, ascending, ghosts left out."""
+    v = get_variant(variant)
+    sq = geometry(v).sq
+    table = _byte_squares(v)
+    assert len(table) == (len(sq) + 7) // 8
+    for k, chunk in enumerate(table):
+        assert len(chunk) == 256
+        for byte, squares in enumerate(chunk):
+            bits = [8 * k + i for i in range(8) if byte >> i & 1 and 8 * k + i < len(sq)]
+            assert squares == tuple(sorted(sq[b] for b in bits if sq[b]))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -324,7 +324,14 @@ class Reconstructor(Segmenter, TurnSide, CommitPolicy, ClockPresses, Irregularit
             self._check_stable(ev.t)
             self._now = ev.t
             self._dispatch(ev)
-        self._check_stable(t)
+        # _check_stable does nothing in play while the board has not stood still for stable_s and nothing
+        # waits: that is looked at here first, on every event, without the call
+        if self._phase is not PLAY or self._land_wait is not None or self._undo_wait is not None:
+            self._check_stable(t)
+        else:
+            last = self._seg.last_change
+            if last is not None and last + self.settings.stable_s <= t:
+                self._check_stable(t)
 
     def _flush_deferred_before(self, t: float) -> None:
         while self._deferred and self._deferred[0].t < t:

@@ -24,9 +24,15 @@ def _byte_squares(variant: Variant) -> tuple[tuple[tuple[int, ...], ...], ...]:
     ``byte``, ascending."""
     sq = geometry(variant).sq
     top = len(sq)
-    return tuple(tuple(tuple(sorted(sq[8 * k + i] for i in range(8)
-                                    if (byte >> i) & 1 and 8 * k + i < top and sq[8 * k + i]))
-                       for byte in range(256)) for k in range((top + 7) // 8))
+    table = []
+    for k in range((top + 7) // 8):
+        # the subsets of the byte's squares, built bit by bit: index ``byte`` holds the squares of its set bits
+        subsets: list[tuple[int, ...]] = [()]
+        for b in range(8 * k, 8 * k + 8):
+            s = sq[b] if b < top else 0
+            subsets += [t + (s,) for t in subsets] if s else subsets
+        table.append(tuple([tuple(sorted(t)) for t in subsets]))
+    return tuple(table)
 
 
 @lru_cache(maxsize=None)

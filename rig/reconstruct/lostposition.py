@@ -16,6 +16,8 @@ class LostPosition:
     """The position declared lost, and restored once the board shows it again."""
 
     def _lost_limit(self) -> int:
+        """The changed squares that lose the position: the longest legal capture's and 2 + ``lost_squares``
+        more (never under 2 + ``lost_squares``: the segmenter compares that floor first)."""
         last = self._indexed
         index = last.candidates if last.board is self.board else None
         if index is None:

@@ -365,7 +365,8 @@ class Segmenter:
                 self._undo_wait = (t, self._undo)
             elif self._try_undo(t, occ):
                 return
-        if len(occ ^ seg.occ0) >= self._lost_limit():
+        changed = len(occ ^ seg.occ0)
+        if changed >= 2 + self.settings.lost_squares and changed >= self._lost_limit():   # the limit's floor first
             self._lose(t, occ)
 
     def _record_change(self, seg: Segment, c: SquareChange) -> None:
