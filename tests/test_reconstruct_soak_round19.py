@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rig.board import Board
 from rig.reconstruct import Settings
 from rig.simulate import HumanModel, random_game, simulate_game
 from rig.simulate.irregular import incomplete_stops
 from rig.simulate.simulation import Simulation
 from rig.variants import get_variant
+from tests.test_reconstruct_soak_phantoms import _phantom_kept, _soak_case
 from tests.test_reconstruct_soak_regressions import assert_reads, read
 
 # -- 21005955: a king's capture broken off on the destination of the whole capture -----------------------------
@@ -80,3 +83,36 @@ def test_take_back_put_back_outlasts_a_neighbour_phantom_brazilian_with_clock():
     assert [m for m in s.expected_report_moves[:3]] == ["e3-f4", "f6-g5", "f6-g5"]
     assert_reads(s, settings)
     assert [i.type for i in read(s, settings).irregularities] == ["move-taken-back"]
+
+
+# -- 21006696: a phantom on the mover's origin just before the opponent's lift -----------------------------------
+
+def _phantom_on_the_origin_case(plies: int):
+    """Brazilian, hard hands, no clock (soak 21006696, cut to ``plies``): black's d6xf4, then his own c7 taken off
+    (own-piece-removed); a neighbour phantom closes d6 1 ms before white's lift of g3 is confirmed (in that lift's
+    bounce) and opens 84 ms later; then white's g3xe5 and black's e7-d6."""
+    return _soak_case("brazilian", 34, plies, 21006696, False, ["own-piece-removed@5"], 6)
+
+
+def test_phantom_on_the_origin_of_a_capture_waits_for_its_opening_brazilian_no_clock():
+    """At white's lift the board (-c7 -e5 +f4, d6 closed again) reads as c7xf4, an illegal move, and d6's opening as
+    white's wrong removal with his capture stopped short. An illegal reading with the mover's origin closed less
+    than ``touch_s`` before the lift waits for the next change when the board without that square shows a legal
+    move: d6 opening within ``touch_s`` was a phantom, and d6xf4 with c7 off (own-piece-removed) is read."""
+    s, phantom = _phantom_on_the_origin_case(8)
+    assert s.expected_moves[4:] == ["c3xe5", "d6xf4", "g3xe5", "e7-d6"] and phantom.squares == (10,)
+    assert phantom.until - phantom.t < Settings().touch_s
+    assert_reads(s)
+    assert [(i.type, i.number, i.side) for i in read(s).irregularities] == [("own-piece-removed", 3, "black")]
+
+
+@pytest.mark.parametrize("delay", [0.0, 3.0])
+def test_origin_closed_again_before_the_reply_that_stays_is_read_as_at_the_lift_brazilian_no_clock(delay):
+    """The same frames, cut after white's capture, with d6 staying closed (a piece on d6 after all; with ``delay``,
+    white holding g3 3 s on a still board): the turn is read as at the lift, as before the wait was added: black's
+    c7xf4, an illegal move, then white's g3xe5 stopped short (the piece on d6 left for e5xc7)."""
+    s, phantom = _phantom_on_the_origin_case(7)
+    engine = _phantom_kept(s, phantom, delay)
+    assert [m.move_text for m in engine.moves][4:] == ["c3xe5", "c7xf4", "g3xe5"]
+    assert [(i.type, i.number, i.side) for i in engine.irregularities] == [
+        ("illegal-move", 3, "black"), ("capture-incomplete", 4, "white")]
