@@ -116,3 +116,24 @@ def test_origin_closed_again_before_the_reply_that_stays_is_read_as_at_the_lift_
     assert [m.move_text for m in engine.moves][4:] == ["c3xe5", "c7xf4", "g3xe5"]
     assert [(i.type, i.number, i.side) for i in engine.irregularities] == [
         ("illegal-move", 3, "black"), ("capture-incomplete", 4, "white")]
+
+
+# -- 20002383: a switch freeing after a capture over its square (judged: the sensors cannot tell) -----------------
+
+def test_switch_freeing_under_a_piece_jumped_keeps_the_turn_as_an_observation_brazilian_no_clock():
+    """The soak's 20002383 (hard, no clock): black's king c1xg5 leaves f4 standing (CODEX 004 art. 42.K), white's
+    g1-f2, then black's king g5 to e3 over f4 and f4 opening 332 ms after that landing. The simulator counts a
+    capture stopped short (g5xe3, g5xg1 due); recovery.py reads a switch stuck under f4 since c1xg5 freeing, g5-e3
+    legal: the frames do not exclude it, so neither irregularity stands; both are kept as observations (the current
+    turn's too, which that path dropped)."""
+    moves = random_game("brazilian", 71, "soak:20002383")
+    s = simulate_game("brazilian", moves, seed=20002383, clock=False,
+                      inject=["capture-not-removed@27", "capture-incomplete@29"], model=HumanModel.hard())
+    assert [(d["type"], d["number"]) for d in s.expected_irregularities] == [
+        ("capture-not-removed", 14), ("capture-incomplete", 15)]
+    engine = read(s)
+    assert [(i.type, i.number, i.status) for i in engine.irregularities] == [("capture-not-removed", 14, "dismissed")]
+    assert [m.move_text for m in engine.moves if not m.withdrawn][27:30] == ["c1xg5", "g1-f2", "g5-e3"]
+    assert [(f.square, f.kind) for f in engine.sensor_faults] == [(19, "stuck-closed")]
+    seen = {(o.type, o.number, o.side) for o in engine.observations}
+    assert {("capture-not-removed", 14, "black"), ("capture-incomplete", 15, "black")} <= seen
