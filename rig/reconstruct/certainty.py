@@ -53,13 +53,14 @@ class Certainty:
         self._record((detectors.held_off_observation(self._context(at, mover, number), square,
                                                      self.settings.stable_s, self.variant.square_name),))
 
-    def _phantom_free_split(self, seg, c, occ_before: frozenset[int], exact: bool = False):
+    def _phantom_free_split(self, seg, c, occ_before: frozenset[int], exact: bool = False, legal: bool = False):
         """The opponent's first lift while a square the mover never played to has just closed (less than
         ``touch_s`` before: a magnet passing close by, or a slow neighbour): the mover's move as the board
         shows it without that square. A real landing of the mover comes well before his opponent's lift.
         The square may be the one the mover's piece left or a captured piece's (a phantom there, dated a few
         ms before the opponent's lift by the bounce of that lift): then only a legal move read exactly
-        without it (``exact``: only that, too)."""
+        without it (``exact``: only that, too; ``legal``: any legal move, the caller waiting for the square to
+        open within ``touch_s`` before it takes this reading, youngclosing.py)."""
         recent = frozenset(s for s, at in seg.placed_at.items()
                            if s in occ_before and c.t - at < self.settings.touch_s)
         if not recent or len(recent) > 2:
@@ -73,7 +74,8 @@ class Certainty:
             if plan is None:
                 continue
             sure = isinstance(plan, Explanation) and plan.legal and plan.exact
-            if not sure and (exact or left_out in singles or not left_out.isdisjoint(seg.occ0)):
+            if not sure and (exact or left_out in singles or not left_out.isdisjoint(seg.occ0)) \
+                    and not (legal and isinstance(plan, Explanation) and plan.legal):
                 continue
             return PendingSplit(len(seg.changes), c.t, plan, occ, c.square)
         return None

@@ -449,7 +449,7 @@ class SwitchRecovery:
         back, a wrong removal corrected, no switch freeing),
         and with that piece removed at the capture every turn since and this one (without that opening) read as
         one legal move: its switch was stuck and recovered (module docstring). The turn's move and the occupancy
-        after it; None otherwise (nothing changed)."""
+        after it (the turn read with the piece standing, if irregular, kept as an observation); None otherwise."""
         seg, plies = self._seg, self._plies
         for r in reversed([r for r in self._open_readings if r.standing and not r.gone and r.ply < len(plies)]):
             squares = frozenset(r.standing)
@@ -487,7 +487,7 @@ class SwitchRecovery:
                 continue
             held, split = self._held, self._split
             self._held = self._split = None
-            self._rewrite_standing(t, r, [(move, after_capture)] + steps, cur)     # stuckcapture.py
+            self._rewrite_standing(t, r, [(move, after_capture)] + steps, cur, self._explain(occ))  # stuckcapture
             if committing:
                 self._held, self._split = held, split
             for c in opened:

@@ -27,9 +27,12 @@ second move with a capture not taken, and black's "removal" of h2). The next cha
 So too a reading that leaves a captured piece standing on such a square, and where the lift commits the mover's
 move at once (his opponent's first lifted piece stayed off, segmenter.py) the commit waits as the split does (the
 soak's 19000402: d4xb6 taking c7, e7, e5, c7 taken off, then a phantom closing c7 13 ms before black's lift of a7:
-read as c7 standing, capture-not-removed and opponent-piece-touched, then black's own-piece-removed). A board
-still for ``stable_s`` after the lift ends the wait too, the square still closed
-(:meth:`YoungClosingWait._young_closing_stayed`).
+read as c7 standing, capture-not-removed and opponent-piece-touched, then black's own-piece-removed). So too an
+illegal reading when the square is the mover's origin, closed again, and the board without it shows a legal move
+of his, exact or not (the soak's 21006696, no clock: black's d6xf4, his own c7 taken off, then a phantom closing d6
+1 ms before white's lift of g3: read as c7xf4, an illegal move, and d6's opening as white's wrong removal; now
+d6xf4 and own-piece-removed). A board still for ``stable_s`` after the lift ends the wait too, the square still
+closed (:meth:`YoungClosingWait._young_closing_stayed`).
 
 :class:`YoungClosingWait` is mixed into :class:`rig.reconstruct.Reconstructor`.
 """
@@ -114,12 +117,15 @@ class YoungClosingWait:
     def _young_landing_split(self, seg: Segment, c: SquareChange, plan: Plan, occ: frozenset[int],
                              commit: str | None = None) -> bool:
         """The opponent's first lift ``c`` (the board ``occ`` before it) read as ``plan``, whose move lands on a
-        square closed less than ``touch_s`` before, or which leaves a captured piece standing on one: when the board
-        read without that square shows the mover's move too (certainty.py ``_phantom_free_split``), both readings
-        are kept for the next change (:meth:`_young_closing_passed`) and True is returned (no split yet; with
-        ``commit``, the reason the lift commits the mover's move, no commit yet)."""
+        square closed less than ``touch_s`` before, or which leaves a captured piece standing on one, or (an illegal
+        reading) which has the mover's origin closed again: when the board read without that square shows the
+        mover's move too (certainty.py ``_phantom_free_split``; for the origin, a legal move, exact or not), both
+        readings are kept for the next change (:meth:`_young_closing_passed`) and True is returned (no split yet;
+        with ``commit``, the reason the lift commits the mover's move, no commit yet)."""
         if isinstance(plan, Explanation):
             squares = {plan.move.destination, *plan.standing}
+            if not plan.legal:            # (the mover's origin closed again: a phantom there, an illegal reading)
+                squares.update(seg.occ0.intersection(seg.placed_at))
         else:
             squares = {plan.first.move.destination, plan.second.move.destination, *plan.second.standing}
         touch_s = self.settings.touch_s
@@ -129,7 +135,8 @@ class YoungClosingWait:
             return False
         square, = young
         removal = self._removal_plan
-        free = self._phantom_free_split(seg, c, occ)
+        origin = square in seg.occ0 and isinstance(plan, Explanation) and not plan.legal
+        free = self._phantom_free_split(seg, c, occ, legal=origin)
         self._removal_plan = removal
         if free is None or square in free.occ:
             return False                  # (no reading without it: the reading at the lift is the only one)

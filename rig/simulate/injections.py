@@ -333,6 +333,7 @@ def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
     h.pick_up(path.destination)
     h.wait(m.travel_s)
     h.place(path.origin)
+    back = h.t
     for c in path.captured:
         h.wait(m.removal_gap_s)
         h.place(c)
@@ -340,6 +341,7 @@ def _move_taken_back(sim: Simulation, move: Move, corrected: bool) -> None:
     sim.withdraw(text)
     idx = sim.irregular("move-taken-back")
     h.wait(m.settle_s)
+    h.wait(max(0.0, back + m.put_back_floor_s() - h.t))     # (not read as a neighbour phantom)
     alts = [x for x in sim.board.legal_moves if x.key != move.key]
     again = move if corrected else sim.rng.choice(alts)
     sim.play(again)

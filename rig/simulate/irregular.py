@@ -91,8 +91,13 @@ def ends_game(board: Board, move: Move) -> bool:
 
 
 def incomplete_stops(sim: Simulation, move: Move) -> list[int]:
-    """Indices into ``move.path`` where a chain can be broken off (not on the far row for a man)."""
+    """Indices into ``move.path`` where a chain can be broken off (CODEX 004 art. 42.I): not on the far row for a
+    man, nor on the destination of a legal capture from the same square that takes the pieces taken so far and
+    more (a king's 4x18 over 13 when 4x18 over 13, 37, 43 and 29 is due: the same board as that capture with
+    three pieces left standing, read ``capture-not-removed``; docs/reconstruction.md, Known limits)."""
     piece = sim.board.piece_at(move.origin)
     promo = sim.variant.promotion_squares(sim.side)
+    whole = [(m.destination, frozenset(m.captured)) for m in sim.board.legal_moves if m.origin == move.origin]
     return [k for k in range(1, len(move.captured))
-            if piece and (piece[1] or move.path[k] not in promo) and move.path[k] != move.origin]
+            if piece and (piece[1] or move.path[k] not in promo) and move.path[k] != move.origin
+            and not any(d == move.path[k] and c.issuperset(move.captured[:k]) for d, c in whole)]

@@ -206,6 +206,13 @@ class HumanModel:
 
     # -- draws ------------------------------------------------------------------------------
 
+    def put_back_floor_s(self) -> float:
+        """The shortest a piece a take-back puts back on its square stays there before it is lifted again: clear
+        of the engine's bound for a neighbour phantom's closing (``touch_s + bounce_s`` from the end of its
+        bounce, segmenter.py ``_undo_wait_s``), with room for that bounce and a margin (a deliberate act is kept
+        clear of the threshold that reads it)."""
+        return self.touch_s + self.bounce_s + self.bounce_glitches * 2 * self.bounce_ms[1] / 1000 + 0.015
+
     def slide_window(self) -> Range | None:
         """Range of the steady part of a slide closure: at least ``bounce_s`` plus margin, and with one
         glitch at each end still under ``touch_s`` minus margin."""
