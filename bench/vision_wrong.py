@@ -29,7 +29,7 @@ from bench.bench_kings import _light_factors  # noqa: E402
 from bench.bench_vision import VARIANTS, random_position  # noqa: E402
 from calibration.camera import calibrate_camera  # noqa: E402
 from rig.variants import get_variant  # noqa: E402
-from vision.kings import band  # noqa: E402
+from vision.kings import StackReader, band  # noqa: E402
 from vision.render import SIDES, _Projector, render  # noqa: E402
 from vision.testset import calibration_pictures, position_scene  # noqa: E402
 
@@ -52,16 +52,15 @@ def collect(seed: int, boards: int, positions: int, crops: str | None) -> list[d
             continue
         clf = config.classifier()
         reader = clf.stacks
-        seen: list = []
-        if reader is not None:
-            def spy(self_fits, *a, seen=seen, **k):
-                z, q = self_fits(*a, **k)
-                pieces = a[2] if len(a) > 2 else k["pieces"]
-                seen.append({rc: (round(float(x), 3), round(float(c), 3)) for (rc, _), x, c in zip(pieces, z, q)})
-                return z, q
-            from vision.kings import StackReader
-            orig = StackReader.fits
-            StackReader.fits = lambda self, *a, _o=orig, **k: spy(lambda *aa, **kk: _o(self, *aa, **kk), *a, **k)
+        seen: list = []  # each call of a stack reader's fits this picture: (row, col) -> (fit, quality)
+        orig = StackReader.fits
+
+        def spy(self, padded, grey, pieces, *a, _orig=orig, seen=seen, **k):
+            z, q = _orig(self, padded, grey, pieces, *a, **k)
+            seen.append({rc: (round(float(x), 3), round(float(c), 3)) for (rc, _), x, c in zip(pieces, z, q)})
+            return z, q
+
+        StackReader.fits = spy  # every reader (the later looks' too), this board only
         rng = random.Random(bseed)
         proj = _Projector(empty.camera, v.size)
         by_square = {sq: rc for rc, sq in clf.square_at.items()}
@@ -96,8 +95,7 @@ def collect(seed: int, boards: int, positions: int, crops: str | None) -> list[d
                     name = f"s{seed}_b{b}_p{k}_sq{s}_{truth}{got}{'u' if rec['unknown'] else ''}.png"
                     cv2.imwrite(os.path.join(crops, name),
                                 cv2.resize(crop, None, fx=4, fy=4, interpolation=cv2.INTER_NEAREST))
-        if reader is not None:
-            StackReader.fits = orig
+        StackReader.fits = orig
     return out
 
 
@@ -110,6 +108,8 @@ def classify(rec: dict) -> str:
         return "occupancy"
     if t.lower() != g.lower():
         return "colour"
+    if rec["unknown"] and len(rec["fits"]) == 1:  # no later look asked: the square does not allow a king
+        return "king unknown: the view cannot tell"
     if rec["unknown"]:
         return f"{'white' if t == 'W' else 'black'} king left unknown"
     return f"wrong claim: {t} read {g}"
