@@ -5,7 +5,7 @@ window, the glare look (:mod:`vision.glare_look`), a piece every look before lef
 each of these in turn, each only on its own squares and never where glare reaches the window (glare's white
 brightens a piece's top and wall alike): a black piece at twice the resolution (:mod:`vision.fine_look`), a white
 piece on the rows nearest the camera (:mod:`vision.near_look`), a piece whose king's top reaches over the frame
-(:mod:`vision.frame_look`), a dim black piece on the middle rows, the finer window smoothed more
+(:mod:`vision.frame_look`), a dim black piece on the middle and farthest rows, the finer window smoothed more
 (:mod:`vision.soft_look`), a black piece on the rows nearest the camera, the soft look's window
 (:mod:`vision.near_black_look`). Like every look, each settles a piece only where its fit agrees with the first;
 the near and frame looks judge the first view by their own reader and band (``Look.own_lean``: the first band's

@@ -1,4 +1,5 @@
-"""A dim black piece on the middle rows: the finer look's window smoothed more, where the finer look abstains.
+"""A dim black piece on the middle and farthest rows: the finer look's window smoothed more, where the finer look
+abstains.
 
 A king is two stacked men (FPD 000 art. 3.1 d, FMJD 002 art. 3.5), told by where its top lies against its wall
 (:mod:`vision.kings`). A black piece's top is only about 18 grey levels brighter than its wall at an even light;
@@ -17,8 +18,10 @@ a piece only where every fit of it so far (the first, the second look's, the fin
 band's middle) leaned to the side it settles (``Look.unanimous``, :meth:`vision.kings.StackReader.read`): with the
 first fit's side alone it called a black man a king on the bench's seed 2 (board 6, position 7, square 3: under a
 shadow band's edge, the first fit 0.06 on a king's side of the middle, the second look's and the finer fits on a
-man's, the soft fit 0.44 over its middle). The rows nearest the camera are not its (the finer look's own limit) nor
-the farthest (not measured: the top is small there, and smoothing may blur it into the wall).
+man's, the soft fit 0.44 over its middle). The rows nearest the camera are not its (the finer look's own limit).
+The farthest rows (left out until vision28, unmeasured: the top is small there, and smoothing may blur it into the
+wall) are since vision28: there the black kings every look left unknown were the largest class of wrong squares on
+the bench's seeds 1-9, their finer fits just inside its band, and the unanimous rule keeps the men out.
 """
 
 from __future__ import annotations
@@ -36,8 +39,12 @@ __all__ = ["SoftLook", "SOFT", "SOFT_BAND", "SOFT_LOWER", "MIN_SHIFT", "MAX_SHIF
 #: pixels (at the finer look's resolution) of the Gaussian a doubtful window is smoothed by (the finer look's: 1.6).
 #: Dev seeds' black pieces on the middle rows, d' between men and kings: 6.4 at 1.6, 6.9 at 2.4 and 3.2, 6.5 at 4.0
 SOFT = 3.2
-#: top-view pixels of the king's extra parallax from which the look is not asked (the farthest rows)
-MAX_SHIFT = 8.0
+#: top-view pixels of the king's extra parallax from which the look is not asked: none since vision28. Until then
+#: 8.0, the farthest rows left out unmeasured (a small top smoothed into its wall); there the fine look's fits of the
+#: black kings every look left unknown lay just inside its band (bench seeds 1-9: the largest class of wrong
+#: squares), and the soft window, asked only where every fit so far leaned to a king, settles
+#: them (docs/camera.md, vision28)
+MAX_SHIFT = float("inf")
 #: how far under the finer look's a black start man's soft fit lies on the median board (dev seeds 20 and 24: the
 #: start men's soft bias, against a man's usual finer fit :data:`vision.fine_look.FINE_MAN_FIT`, -0.32 on the median
 #: board): smoothing lowers every fit, so the finer band's middle is moved down by as much (a board's own start bias
@@ -67,8 +74,8 @@ class SoftLook:
         return self._reader
 
     def asks(self, rc: tuple[int, int]) -> bool:
-        """Whether a black piece on square ``rc`` is this look's (the middle rows: the king's extra parallax from
-        ``MIN_SHIFT`` to under ``MAX_SHIFT``)."""
+        """Whether a black piece on square ``rc`` is this look's (the middle and farthest rows: the king's extra
+        parallax from ``MIN_SHIFT`` to under ``MAX_SHIFT``)."""
         return MIN_SHIFT <= self.fine.coarse.models[rc].shift < MAX_SHIFT
 
     def see(self, image: np.ndarray, gain: np.ndarray, classes: Callable[[np.ndarray], np.ndarray],
