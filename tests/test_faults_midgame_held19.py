@@ -1,0 +1,37 @@
+"""Failing switches, issue 9 (branch faults19): the misses of bench/bench_faults.py --midgame --games 24 on plies 18
+24 30 36 (never looked at before the ninth round). Each test builds the bench's session (tests/simulate_helpers.py
+``midgame_case``) and reads it in both modes: the moves exact, the fault named on its square, no player
+irregularity standing.
+
+- stuckcapture.py ``_standing_chain``: a capture landing on the square of a captured piece read standing, its own
+  captured piece being taken off, is over (FMJD 002 art. 4.4): the standing piece is re-read as a stuck switch."""
+
+from __future__ import annotations
+
+import pytest
+
+from simulate_helpers import midgame_case, moves_read, standing
+from tests.test_faults_matrix import MODES
+
+
+def _named(r) -> list[tuple[int, str]]:
+    """The faults named and not withdrawn (current or ended), as (square, kind)."""
+    return [(f.square, f.kind) for f in r.sensor_faults if not f.withdrawn]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_on_empty_capture_onto_the_stuck_square_international_no_clock_game_0(health):
+    """Game 0, without a clock (ply 36): black's 13x33 takes 19 and 29, and 29's switch sticks closed as the piece
+    leaves it: read as 29 left standing (``capture-not-removed``, open). White's 38x29 lands on 29 (no change) and
+    takes 33 off. At that removal the turn read with 29 standing was 38-32 onto a dead 32 and black's 33 taken off
+    by white (``capture-not-taken``, ``own-piece-removed`` and a fault on 32 followed). A piece the move captured
+    being taken off ends the capture (FMJD 002 art. 4.4): 38x29 is one legal move with 29 stuck, every turn since
+    the capture reads so, and the switch is named on 29."""
+    s, r, square = midgame_case("international", 0, 36, "stuck-on-empty", False, health)
+    assert square == 29
+    assert moves_read(r) == s.expected_moves
+    assert moves_read(r)[35:38] == ["13x33", "38x29", "5-10"]
+    assert standing(r) == []
+    assert _named(r) == [(29, "stuck-closed")]
+    assert [(o.type, o.squares) for o in r.observations if o.type == "capture-not-removed"] == [
+        ("capture-not-removed", (29,))]
