@@ -35,3 +35,23 @@ def test_stuck_on_empty_capture_onto_the_stuck_square_international_no_clock_gam
     assert _named(r) == [(29, "stuck-closed")]
     assert [(o.type, o.squares) for o in r.observations if o.type == "capture-not-removed"] == [
         ("capture-not-removed", (29,))]
+
+
+@pytest.mark.parametrize("health", MODES)
+def test_stuck_closed_recovering_reply_lands_names_the_switch_that_opened_international_no_clock_game_19(health):
+    """Game 19, without a clock (stuck-closed-recovering-2 at ply 35): 20 sticks under black's piece; 20-24 shows
+    only its landing, read 19-24 (19 or 20 stuck, 19 assumed). White lifts 30, then 20's switch frees itself and
+    30-25 lands. 20's opening was read as black's piece lifted for 20-25 (a second move, white's piece in the air):
+    the moves came out right by another path, but the fault stayed on 19 until that piece moved 200 s later. 25 is
+    where white's lifted piece lands replying to 20-24: the opening is 20's stuck switch working again, the fault
+    moves to 20 and ends there, and an observation names the re-read."""
+    s, r, square = midgame_case("international", 19, 35, "stuck-closed-recovering-2", False, health)
+    assert square == 20
+    assert moves_read(r) == s.expected_moves
+    assert moves_read(r)[35:38] == ["20-24", "30-25", "15-20"]
+    assert standing(r) == []
+    (fault,) = [f for f in r.sensor_faults if not f.withdrawn]
+    assert (fault.square, fault.kind) == (20, "stuck-closed")
+    assert fault.since < fault.until < 181.0
+    assert ("illegal-move", (20, 24), "19-24 re-read as 20-24") in [(o.type, o.squares, o.detail)
+                                                                    for o in r.observations]
