@@ -6,7 +6,7 @@ irregularity standing.
 - stuckcapture.py ``_standing_chain``: a capture landing on the square of a captured piece read standing, its own
   captured piece being taken off, is over (FMJD 002 art. 4.4): the standing piece is re-read as a stuck switch;
 - ownlift.py ``_reply_lands_first``: a held opening of the other square of a stuck reading, the next change a landing
-  of the opponent's lifted piece replying to the move pending, is that switch working again (plies 35: the name the
+  of the opponent's lifted piece replying to the move pending, is that switch working again (ply 35: the name the
   eighth round left on the wrong square)."""
 
 from __future__ import annotations
