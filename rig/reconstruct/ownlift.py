@@ -21,7 +21,9 @@ switch is named once a piece stands on it again.
 Where the mover's move pending is one of two readings from a pair of origins (a stuck switch or a missing diode's
 ghost hid its lift) and the lifted piece is the one the reading taken leaves on the other square, its opening,
 seen in the same debounce as the opponent's lift, is that square's stuck switch working again when the next change
-is no move of that piece (:meth:`OwnLift._twin_lift_freed`): the move pending is read the other way.
+is no move of that piece (:meth:`OwnLift._twin_lift_freed`): the move pending is read the other way. A change the
+opponent's lifted piece reaches with a legal reply to the move pending is his, not a second move of the mover's
+piece (:meth:`OwnLift._reply_lands_first`).
 
 :class:`OwnLift` is mixed into :class:`rig.reconstruct.faults.FaultHandling`.
 """
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 from rig.reconstruct.matcher import Explanation
 from rig.reconstruct.occupancy import SquareChange
-from rig.reconstruct.state import PendingSplit, Segment
+from rig.reconstruct.state import PendingSplit, Segment, snap
 
 __all__ = ["OwnLift"]
 
@@ -104,3 +106,29 @@ class OwnLift:
             if x is not lift and not (freed and x is c):
                 self._record_change(self._seg, x)
         return True
+
+    def _reply_lands_first(self, square: int, on: frozenset[int]) -> bool:
+        """The piece on ``square`` is the mover's, his move pending (the split: the opponent's first lift read; that
+        move legal, exact and not of ``square``), and the opponent's lifted piece has a legal reply landing on or
+        passing a square of ``on`` to that move or to the move of the open reading that puts a stuck switch under
+        ``square`` (its piece the one played): that change is the reply's. The mover's piece going there would be a
+        second move, his opponent's piece in the hand (a move out of turn, ``two-moves``), so
+        recovery.py ``_piece_lands`` does not read it as that piece's (international game 19 ply 35: 19-24 read, 19
+        or 20 stuck; 20 opens as white's 30 is in the air and 30-25 lands, a reply to 20-24: 20's switch working
+        again, not 20-25)."""
+        split, board = self._split, self.board
+        piece = board.piece_at(square)
+        if split is None or piece is None or piece[0] != board.turn or not isinstance(split.plan, Explanation):
+            return False
+        plan = split.plan
+        if not (plan.legal and plan.exact) or square in plan.move.path + plan.move.captured:
+            return False
+        n = len(self._plies)
+        moves = [plan.move] + [m for r in self._open_readings if r.ply == n and r.fault == "stuck-closed"
+                               for m in r.moves if r.fault_at(m) == square and m.key != plan.move.key]
+        for move in moves:
+            after = snap(board)
+            after.push(move)
+            if any(m.origin == split.square and set(m.path[1:]) & on for m in self._index(snap(after)).moves):
+                return True
+        return False

@@ -337,7 +337,7 @@ class SwitchRecovery:
         of ``on``, or capturing one of ``off``, the other side's move still pending played first: that piece's lift
         came after it (12-18 no legal move before white's 37-32, a capture due; international game 12 ply 17)."""
         piece = self.board.piece_at(square)
-        if piece is None:
+        if piece is None or self._reply_lands_first(square, on):     # the opponent's reply's (ownlift.py)
             return False
         board: Board = snap(self.board)
         pending = self._pending_move() if piece[0] != board.turn else None

@@ -153,13 +153,14 @@ class StandingReread:
         stuck closed), the current turn's move last; None when one of them does not read so. A turn known
         over (``over``: the press ends the move, FPD 000 art. 6.2a; no player keeps a piece in his hand while his
         opponent moves on) may also be a move landing on that square that shows no move at all with the piece
-        standing: no piece is still in the hand, so its landing is no longer "not yet seen"."""
+        standing: no piece is still in the hand, so its landing is no longer "not yet seen". So is a capture one of
+        whose pieces is being taken off (``lifted``): the capturing piece is down (FMJD 002 art. 4.4)."""
         own = self._explain(occ)
         gone = r.gone
         if gone and own is not None and own.legal and own.exact:
             return None
         whole = own is not None and own.exact and own.kind is not None
-        if not gone and not whole and (not over or own is not None and own.legal and own.exact):
+        if not gone and not whole and (not over and lifted is None or own is not None and own.legal and own.exact):
             return None                   # the turn must be a whole move the piece standing alone makes irregular
         plies = self._plies
         capture = plies[r.ply]
@@ -198,6 +199,11 @@ class StandingReread:
             return None
         if gone and current.move.origin not in squares:
             return None                   # only the piece moving from there, with no lift, shows it stood there
+        if not gone and not over and not whole:
+            if lifted not in current.move.captured:
+                return None               # the turn not known over
+            over = True                   # a piece it captured being taken off: its capturing piece is down
+            #                               (FMJD 002 art. 4.4)
         touched = squares & {current.move.origin, current.move.destination, *current.move.captured}
         if not gone and touched and not (over and touched == {current.move.destination}):
             return None                   # a landing not yet seen (a slow magnet, a piece in hand) looks the same
