@@ -45,6 +45,14 @@ def random_position(variant: str, rng: random.Random) -> dict[int, str]:
     return {s: rng.choice("wwwbbbWB") for s in squares}
 
 
+def bench_board(seed: int, b: int):
+    """Board ``b`` of ``seed``: (variant, empty scene, camera config calibrated from its empty and start pictures).
+    Raises what calibration raises: the bench counts a board not calibrated apart."""
+    variant = VARIANTS[b % 3]
+    empty, start = calibration_pictures(get_variant(variant), seed * 1000 + b, markers=b % 2 == 0, side=SIDES[b % 4])
+    return variant, empty, calibrate_camera(get_variant(variant), render(empty), render(start)).config
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=12)
@@ -68,11 +76,9 @@ def main(argv=None) -> int:
     cal_fail = 0
     configs = []
     for b in range(args.boards):
-        variant = VARIANTS[b % 3]
         seed = args.seed * 1000 + b
-        empty, start = calibration_pictures(get_variant(variant), seed, markers=b % 2 == 0, side=SIDES[b % 4])
         try:
-            config = calibrate_camera(get_variant(variant), render(empty), render(start)).config
+            variant, empty, config = bench_board(args.seed, b)
         except Exception as exc:  # noqa: BLE001 - counted and shown
             cal_fail += 1
             print(f"  board {b}: calibration failed: {exc}")

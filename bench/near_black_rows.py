@@ -27,14 +27,12 @@ import cv2
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from bench.bench_vision import VARIANTS, random_position  # noqa: E402
-from calibration.camera import calibrate_camera  # noqa: E402
-from rig.variants import get_variant  # noqa: E402
+from bench.bench_vision import bench_board, random_position  # noqa: E402
 from vision.classify import BLACK  # noqa: E402
 from vision.fine_look import MIN_SHIFT  # noqa: E402
 from vision.kings import band  # noqa: E402
-from vision.render import SIDES, render  # noqa: E402
-from vision.testset import calibration_pictures, position_scene  # noqa: E402
+from vision.render import render  # noqa: E402
+from vision.testset import position_scene  # noqa: E402
 
 
 def dump(seed0: int, path: str, boards: int = 12, positions: int = 25) -> None:
@@ -42,14 +40,11 @@ def dump(seed0: int, path: str, boards: int = 12, positions: int = 25) -> None:
     cv2.setNumThreads(1)
     with open(path, "w") as out:
         for b in range(boards):
-            variant = VARIANTS[b % 3]
-            v = get_variant(variant)
-            seed = seed0 * 1000 + b
-            empty, start = calibration_pictures(v, seed, markers=b % 2 == 0, side=SIDES[b % 4])
             try:
-                config = calibrate_camera(v, render(empty), render(start)).config
+                variant, empty, config = bench_board(seed0, b)
             except Exception:  # noqa: BLE001 - as the bench: a board not calibrated is left out
                 continue
+            seed = seed0 * 1000 + b
             clf = config.classifier()
             st = clf.stacks
             if st is None:

@@ -26,12 +26,11 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from bench.bench_kings import _light_factors  # noqa: E402
-from bench.bench_vision import VARIANTS, random_position  # noqa: E402
-from calibration.camera import calibrate_camera  # noqa: E402
+from bench.bench_vision import bench_board, random_position  # noqa: E402
 from rig.variants import get_variant  # noqa: E402
 from vision.kings import StackReader, band  # noqa: E402
-from vision.render import SIDES, _Projector, render  # noqa: E402
-from vision.testset import calibration_pictures, position_scene  # noqa: E402
+from vision.render import _Projector, render  # noqa: E402
+from vision.testset import position_scene  # noqa: E402
 
 
 def _row(shift: float) -> str:
@@ -42,14 +41,12 @@ def collect(seed: int, boards: int, positions: int, crops: str | None) -> list[d
     """One record a wrong square of the still positions of ``seed``."""
     out = []
     for b in range(boards):
-        variant = VARIANTS[b % 3]
-        v = get_variant(variant)
-        bseed = seed * 1000 + b
-        empty, start = calibration_pictures(v, bseed, markers=b % 2 == 0, side=SIDES[b % 4])
         try:
-            config = calibrate_camera(v, render(empty), render(start)).config
+            variant, empty, config = bench_board(seed, b)
         except Exception:  # noqa: BLE001 - bench_vision counts it apart
             continue
+        v = get_variant(variant)
+        bseed = seed * 1000 + b
         clf = config.classifier()
         reader = clf.stacks
         seen: list = []  # each call of a stack reader's fits this picture: (row, col) -> (fit, quality)

@@ -5,17 +5,12 @@ a man left unknown costs nothing, the rules give his stack."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
 import vision.soft_look as soft_look
-from calibration.camera import calibrate_camera
-from rig.variants import get_variant
-from vision.render import SIDES, render
-from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import _bench_vision
+from tests.vision_helpers import bench_positions
 
 #: the bench's seed 8 board 10 (bench_vision.py: an international board, white on the picture's left), a dim board
 #: compressed hard; its still positions 0 and 5 with black kings on the farthest rows (a king's top 8 pixels or more
@@ -29,19 +24,19 @@ FAR = 8.0                   # pixels: the farthest rows
 @pytest.fixture(scope="module")
 def board():
     """(classifier, {position: (pieces, picture)}) of the bench's board."""
-    bench = _bench_vision()
-    variant = bench.VARIANTS[BOARD % 3]
-    v = get_variant(variant)
-    seed = SEED * 1000 + BOARD
-    empty, start = calibration_pictures(v, seed, markers=BOARD % 2 == 0, side=SIDES[BOARD % 4])
-    clf = calibrate_camera(v, render(empty), render(start)).config.classifier()
-    rng = random.Random(seed)
-    pictures = {}
-    for k in range(max(POSITIONS) + 1):
-        pieces = bench.random_position(variant, rng)
-        if k in POSITIONS:
-            pictures[k] = (pieces, render(position_scene(empty, pieces, seed * 100 + k)))
-    return clf, pictures
+    _, _, config, pictures = bench_positions(SEED, BOARD, POSITIONS)
+    return config.classifier(), pictures
+
+
+def _read_near_only(clf, image):
+    """The reading with the soft look kept off the farthest rows, as before vision28."""
+    kept = soft_look.MAX_SHIFT
+    soft_look.MAX_SHIFT = FAR
+    try:
+        clf.edge.forget()
+        return clf.read(image)
+    finally:
+        soft_look.MAX_SHIFT = kept
 
 
 def _far(clf, square: int) -> bool:
@@ -59,13 +54,7 @@ def test_a_far_black_king_every_fit_leaning_to_a_king_is_settled(board):
         clf.edge.forget()
         reading = clf.read(image)
         assert square not in reading.unknown and reading.squares[square] == "B", k
-        kept = soft_look.MAX_SHIFT
-        soft_look.MAX_SHIFT = FAR
-        try:
-            clf.edge.forget()
-            before = clf.read(image)
-        finally:
-            soft_look.MAX_SHIFT = kept
+        before = _read_near_only(clf, image)
         assert square in before.unknown and before.squares[square] == "b", k
 
 
@@ -88,13 +77,7 @@ def test_no_far_man_is_said_a_king(board):
     for k, (pieces, image) in pictures.items():
         clf.edge.forget()
         reading = clf.read(image)
-        kept = soft_look.MAX_SHIFT
-        soft_look.MAX_SHIFT = FAR
-        try:
-            clf.edge.forget()
-            before = clf.read(image)
-        finally:
-            soft_look.MAX_SHIFT = kept
+        before = _read_near_only(clf, image)
         for s, code in pieces.items():
             if code in "wb" and _far(clf, s):
                 men += 1

@@ -7,23 +7,20 @@ settles a man. The first look claims a black piece there only ``WARY`` past its 
 
 from __future__ import annotations
 
-import random
 
 import cv2
 import numpy as np
 import pytest
 
-from calibration.camera import calibrate_camera
-from rig.variants import get_variant
 from vision.classify import BLACK
 from vision.fine_look import MIN_SHIFT
 from vision.kings import band
 from vision.near_black_look import FLOOR, WARY
-from vision.render import SIDES, render
+from vision.render import render
 from vision.soft_look import SOFT_BAND
-from vision.testset import calibration_pictures, position_scene
+from vision.testset import position_scene
 
-from tests.vision_helpers import _bench_vision, dim_black_scenes, look_settled
+from tests.vision_helpers import bench_positions, dim_black_scenes, look_settled
 
 #: the bench's board 6 of seed 11 (bench_vision.py: a Portuguese board with markers, white at the top of the picture)
 #: and its still position 6, where the black king on square 27 (the nearest rows) is left "king unknown" by every
@@ -35,16 +32,9 @@ SCENES = 12
 def _bench_picture(seed: int, board: int, position: int):
     """The bench's board ``board`` of ``seed`` (bench_vision.py) calibrated, and its still position ``position``:
     the variant, the empty scene, the camera's config, the pieces and the picture."""
-    bench = _bench_vision()
-    variant = bench.VARIANTS[board % 3]
-    v = get_variant(variant)
-    seed = seed * 1000 + board
-    empty, start = calibration_pictures(v, seed, markers=board % 2 == 0, side=SIDES[board % 4])
-    config = calibrate_camera(v, render(empty), render(start)).config
-    rng = random.Random(seed)
-    for _ in range(position + 1):
-        pieces = bench.random_position(variant, rng)
-    return v, empty, config, pieces, render(position_scene(empty, pieces, seed * 100 + position))
+    v, empty, config, pictures = bench_positions(seed, board, (position,))
+    pieces, image = pictures[position]
+    return v, empty, config, pieces, image
 
 
 @pytest.fixture(scope="module")

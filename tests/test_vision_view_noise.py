@@ -7,18 +7,13 @@ board 3 "the view cannot tell", its kings read "king unknown" however clear thei
 
 from __future__ import annotations
 
-import random
 
 import numpy as np
 import pytest
 
-from calibration.camera import calibrate_camera
-from rig.variants import get_variant
 from vision.kings_calibration import gap_noise
-from vision.render import SIDES, render
-from vision.testset import calibration_pictures, position_scene
 
-from tests.vision_helpers import _bench_vision
+from tests.vision_helpers import bench_positions
 
 #: the bench's seed 7 board 3 (bench_vision.py: a Portuguese board, white on the picture's right) and square 16 on
 #: the rows nearest the camera (a king's top 2.68 pixels beyond a man's): its white start men's gaps lie 62-102 over a
@@ -58,19 +53,9 @@ def test_one_offset_for_both_colours_is_the_pooled_spread():
 def board():
     """The bench's board (calibrated) and its still positions with a piece on the square: (variant, classifier,
     {position: (pieces, picture)})."""
-    bench = _bench_vision()
-    variant = bench.VARIANTS[BOARD % 3]
-    v = get_variant(variant)
-    seed = SEED * 1000 + BOARD
-    empty, start = calibration_pictures(v, seed, markers=BOARD % 2 == 0, side=SIDES[BOARD % 4])
-    config = calibrate_camera(v, render(empty), render(start)).config
-    rng = random.Random(seed)
-    pictures = {}
-    for k in range(max(KINGS | MEN) + 1):
-        pieces = bench.random_position(variant, rng)
-        if k in KINGS or k in MEN:
-            assert pieces[SQUARE] == (KINGS | MEN)[k]
-            pictures[k] = (pieces, render(position_scene(empty, pieces, seed * 100 + k)))
+    v, _, config, pictures = bench_positions(SEED, BOARD, KINGS | MEN)
+    for k, (pieces, _) in pictures.items():
+        assert pieces[SQUARE] == (KINGS | MEN)[k]
     return v, config.classifier(), pictures
 
 

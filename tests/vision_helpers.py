@@ -46,6 +46,26 @@ def bench_game(seed: int, g: int, wanted: set[int], plies: int = 16
     return config, pictures
 
 
+def bench_positions(seed: int, board: int, positions) -> tuple[object, object, CameraConfig, dict]:
+    """Board ``board`` of the bench's ``seed`` (bench_vision.py), calibrated from its empty and start pictures, and
+    its still positions ``positions`` drawn as the bench draws them: (variant, empty scene, config,
+    {position: (pieces, picture)})."""
+    bench = _bench_vision()
+    variant = bench.VARIANTS[board % 3]
+    v = get_variant(variant)
+    bseed = seed * 1000 + board
+    empty, start = calibration_pictures(v, bseed, markers=board % 2 == 0, side=SIDES[board % 4])
+    config = calibrate_camera(v, render(empty), render(start)).config
+    rng = random.Random(bseed)
+    wanted = set(positions)
+    pictures = {}
+    for k in range(max(wanted) + 1):
+        pieces = bench.random_position(variant, rng)
+        if k in wanted:
+            pictures[k] = (pieces, render(position_scene(empty, pieces, bseed * 100 + k)))
+    return v, empty, config, pictures
+
+
 def reads_without(clf, image, look: str):
     """(the reading with every look, the reading without the classifier's look ``look``, e.g. ``"fine_look"``) of
     one picture, the edge watch forgotten before each (no picture before it)."""
